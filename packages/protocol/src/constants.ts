@@ -1,0 +1,27 @@
+/** The pack protocol version every message carries as `v`. */
+export const PACK_PROTOCOL_VERSION = 2 as const;
+
+/** The `v` of a pack's `index.json` envelope. */
+export const INDEX_ENVELOPE_VERSION = 1 as const;
+
+/** HTTP headers of the pack service transport (lowercase, as Node exposes them). */
+export const PACK_HEADERS = {
+  /** The shared secret; `Authorization` is left alone because platforms put their own identity there. */
+  token: 'kindgi-pack-token',
+  /** The caller's deadline in milliseconds; a positive integer, else the default. */
+  timeoutMs: 'kindgi-timeout-ms',
+  runId: 'kindgi-run-id',
+  requestId: 'kindgi-request-id',
+  protocol: 'kindgi-protocol',
+  /** On every invoke reply: milliseconds since the call was admitted. */
+  durationMs: 'kindgi-duration-ms',
+  /** On every invoke reply: the index's `artifactVersion`. */
+  artifactVersion: 'kindgi-artifact-version',
+  traceparent: 'traceparent',
+} as const;
+
+/** The deadline a call gets when the caller names none. */
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+/** The largest request body the pack service reads (10 MiB). */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;

@@ -1,0 +1,68 @@
+export { canonicalJson, compareCodeUnits } from './canonical-json.js';
+export {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  INDEX_ENVELOPE_VERSION,
+  PACK_HEADERS,
+  PACK_PROTOCOL_VERSION,
+} from './constants.js';
+export {
+  DISPATCH_ERROR_CODES,
+  type DispatchErrorCode,
+  HANDLER_ERROR_CODES,
+  type HandlerErrorCode,
+  isPackErrorCode,
+  PACK_ERROR_CODES,
+  PACK_TRANSPORT_ERROR_CODES,
+  type PackErrorCode,
+  type PackTransportError,
+  type PackTransportErrorCode,
+} from './error-codes.js';
+export type {
+  CallContext,
+  CheckInvokeRequest,
+  CheckResult,
+  CheckResultMessage,
+  ErrorMessage,
+  InvokeRequest,
+  JsonValue,
+  PackInfo,
+  PackRequest,
+  PackResponse,
+  ResultMessage,
+  RunTrace,
+  ToolRef,
+  ValidationIssue,
+  WireCause,
+} from './messages.js';
+export { describeThrown, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
+export type {
+  GuardrailAction,
+  GuardrailActionName,
+  GuardrailScope,
+  GuardrailSeverity,
+  IndexAgent,
+  IndexFlow,
+  IndexGuardrail,
+  IndexTool,
+  PackEnvDeclaration,
+  PackIndex,
+  ToolEffect,
+} from './pack-index.js';
+export { type ParseResult, parsePackRequest, parsePackRequestText, parsePackResponse } from './parse.js';
+export { err, isResult, ok, type Result } from './result.js';
+export { type AjvOptions, createAjv } from './schema/ajv.js';
+export { describeFirstIssue, issuesFromAjv, issuesFromZod, jsonPointer } from './schema/issues.js';
+export {
+  type CompiledValidator,
+  type SchemaSide,
+  ValidatorCache,
+  type ValidatorCacheOptions,
+} from './schema/validator-cache.js';
+export {
+  isZodSchema,
+  type JsonSchema,
+  type SchemaConversionError,
+  type SchemaIo,
+  toJSONSchemaSync,
+} from './schema/zod.js';

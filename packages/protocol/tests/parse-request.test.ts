@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { parsePackRequest, parsePackRequestText } from '../src/index.js';
+
+const ctx = { tenantId: 't', runId: 'r' };
+const invoke = { v: 2, kind: 'invoke', tool: { id: 'a.echo' }, input: {}, ctx };
+const checkInvoke = { v: 2, kind: 'check-invoke', check: { id: 'a.checks.len' }, config: {}, trace: {} };
+
+function refusal(value: unknown) {
+  const parsed = parsePackRequest(value);
+  if (parsed.kind === 'ok') throw new Error('expected a refusal');
+  return { code: parsed.error.code, message: parsed.error.message };
+}
+
+describe('parsePackRequest', () => {
+  it('accepts an invoke and a check-invoke, keeping unknown fields and ctx as sent', () => {
+    const withExtras = { ...invoke, extra: 1, ctx: { ...ctx, custom: { deep: true } } };
+    const parsed = parsePackRequest(withExtras);
+    expect(parsed).toEqual({ kind: 'ok', value: withExtras });
+    expect(parsePackRequest(checkInvoke).kind).toBe('ok');
+  });
+
+  it.each([
+    ['null', null],
+    ['an array', [invoke]],
+    ['a string', 'invoke'],
+    ['a number', 2],
+    ['a class instance', new Date()],
+  ])('refuses %s as malformed-message', (_name, value) => {
+    expect(refusal(value)).toEqual({ code: 'malformed-message', message: 'Message must be a JSON object' });
+  });
+
+  it.each([
+    [1, 'Expected protocol v2, got 1'],
+    ['2', 'Expected protocol v2, got "2"'],
+    [undefined, 'Expected protocol v2, got undefined'],
+  ])('refuses v=%j', (v, message) => {
+    expect(refusal({ ...invoke, v })).toEqual({ code: 'unknown-protocol-version', message });
+  });
+
+  it('checks v before kind', () => {
+    expect(refusal({ v: 3, kind: 'nope' }).code).toBe('unknown-protocol-version');
+  });
+
+  it('refuses an unknown kind', () => {
+    expect(refusal({ ...invoke, kind: 'result' })).toEqual({
+      code: 'unexpected-message-kind',
+      message: 'Unknown request kind "result"',
+    });
+    expect(refusal({ v: 2 }).message).toBe('Unknown request kind undefined');
+  });
+
+  it.each([
+    ['no tool', { ...invoke, tool: undefined }, '`tool.id` is required'],
+    ['empty tool id', { ...invoke, tool: { id: '' } }, '`tool.id` is required'],
+    ['numeric tool id', { ...invoke, tool: { id: 7 } }, '`tool.id` is required'],
+    ['numeric version', { ...invoke, tool: { id: 'a', version: 1 } }, '`tool.version` must be a string'],
+    ['no ctx', { ...invoke, ctx: undefined }, '`ctx` needs string `tenantId` and `runId`'],
+    ['ctx without runId', { ...invoke, ctx: { tenantId: 't' } }, '`ctx` needs string `tenantId` and `runId`'],
+    [
+      'ctx with numeric tenant',
+      { ...invoke, ctx: { tenantId: 1, runId: 'r' } },
+      '`ctx` needs string `tenantId` and `runId`',
+    ],
+    ['no check', { ...checkInvoke, check: undefined }, '`check.id` is required'],
+    ['empty check id', { ...checkInvoke, check: { id: '' } }, '`check.id` is required'],
+    ['array config', { ...checkInvoke, config: [] }, '`config` must be an object'],
+    ['missing config', { ...checkInvoke, config: undefined }, '`config` must be an object'],
+  ])('refuses %s', (_name, value, message) => {
+    expect(refusal(value)).toEqual({ code: 'malformed-message', message });
+  });
+
+  it('checks tool.id before ctx', () => {
+    expect(refusal({ v: 2, kind: 'invoke' }).message).toBe('`tool.id` is required');
+  });
+
+  it('never throws on hostile values', () => {
+    const proxy = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+      },
+    );
+    const cyclic: Record<string, unknown> = { v: 9 };
+    cyclic.self = cyclic;
+    expect(parsePackRequest(cyclic).kind).toBe('err');
+    expect(() => parsePackRequest(proxy)).not.toThrow();
+  });
+});
+
+describe('parsePackRequestText', () => {
+  it('refuses text that is not JSON', () => {
+    const parsed = parsePackRequestText('{"v":2,');
+    expect(parsed.kind === 'err' && parsed.error).toMatchObject({
+      code: 'malformed-message',
+      message: 'Request body is not valid JSON',
+    });
+  });
+
+  it('parses a valid body', () => {
+    expect(parsePackRequestText(JSON.stringify(invoke)).kind).toBe('ok');
+  });
+
+  it('handles huge and deeply nested bodies without throwing', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const deepResult = parsePackRequestText(deep);
+    expect(deepResult.kind).toBe('err');
+    const big = JSON.stringify({ ...invoke, input: { blob: 'x'.repeat(5_000_000) } });
+    expect(parsePackRequestText(big).kind).toBe('ok');
+  });
+});
