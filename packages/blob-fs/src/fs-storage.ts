@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  ARTIFACTS_BUCKET,
+  type BlobError,
+  type BlobMeta,
+  type BlobPutInput,
+  type BlobReadResult,
+  type BlobStorageBinding,
+  type ByteRange,
+  buildMeta,
+  checkAddress,
+  clampListLimit,
+  decodeListCursor,
+  encodeListCursor,
+  listByPrefixOver,
+  normalizeEtag,
+} from '@kindgi/bindings';
+import { err, ok, type Result } from '@kindgi/protocol';
+import { type DatabaseSource, type KindgiDatabase, resolveDatabase } from './database.js';
+import { BlobDirectory, removeQuietly } from './directory.js';
+import { fileStream } from './file-stream.js';
+import { multipartOperations } from './fs-multipart.js';
+import { guarded, storageError } from './guarded.js';
+import { claimDirectory, releaseDirectory } from './ownership.js';
+import { BlobRows } from './rows.js';
+
+/** Where a filesystem blob storage keeps its files, and which database holds its rows. */
+export interface FsBlobStorageOptions {
+  /** The directory for object files (`blobs/`, `parts/`, `tmp/`); created when missing. */
+  dataDir: string;
+  /** The shared Kindgi database; by default `<dataDir>/kindgi.sqlite`. */
+  database?: DatabaseSource;
+}
+
+/** A `BlobStorageBinding` on a directory; `close()` releases it (and the database, when it opened it). */
+export interface FsBlobStorage extends BlobStorageBinding {
+  readonly dataDir: string;
+  readonly database: KindgiDatabase;
+  /** How many leftovers of earlier crashes the sweep at open removed (files and rows). */
+  readonly swept: number;
+  close(): void;
+}
+
+function preconditionHolds(current: BlobMeta | undefined, input: BlobPutInput): boolean {
+  if (input.ifNoneMatch === '*' && current !== undefined) return false;
+  if (input.ifMatch !== undefined && (current === undefined || normalizeEtag(input.ifMatch) !== current.etag)) {
+    return false;
+  }
+  return true;
+}
+
+/** Directories open in this process: a second open would sweep the first one's writes in flight. */
+const openDirectories = new Set<string>();
+
+const PRECONDITION: BlobError = {
+  code: 'precondition-failed',
+  message: 'the precondition on the current object failed',
+};
+
+function sweep(rows: BlobRows, directory: BlobDirectory): number {
+  let removed = 0;
+  for (const blobId of rows.allBlobIds()) {
+    if (!existsSync(directory.blobPath(blobId))) {
+      rows.db.prepare('DELETE FROM blobs WHERE blob_id = ?').run(blobId);
+      removed++;
+    }
+  }
+  for (const part of rows.allParts()) {
+    if (!existsSync(directory.partPath(part.file))) {
+      rows.deletePart(part.upload_id, part.part_number);
+      removed++;
+    }
+  }
+  return (
+    removed +
+    directory.sweepFiles(
+      (blobId) => rows.hasBlob(blobId),
+      (file) => rows.hasPart(file),
+    )
+  );
+}
+
+/**
+ * Opens durable blob storage on a directory: bytes in files named by blobId, metadata in SQLite. A body is
+ * streamed to a temporary file, fsynced and renamed into place before its row commits, so a crash leaves the
+ * old object or the new one; the sweep here removes whatever a crash left half-done.
+ */
+export function openFsBlobStorage(options: FsBlobStorageOptions): Result<FsBlobStorage, BlobError> {
+  const dataDir = resolve(options.dataDir);
+  if (openDirectories.has(dataDir)) {
+    return err({ code: 'blob-storage-error', message: `${dataDir} is already open in this process` });
+  }
+  let opened: { db: KindgiDatabase; owned: boolean } | undefined;
+  try {
+    opened = resolveDatabase(options.database ?? options.dataDir);
+    const { db, owned } = opened;
+    const owner = claimDirectory(db);
+    if (owner !== undefined) {
+      if (owned) db.close();
+      return err({ code: 'blob-storage-error', message: `${options.dataDir} is in use by process ${owner}` });
+    }
+    const directory = new BlobDirectory(options.dataDir);
+    const rows = new BlobRows(db);
+    const swept = sweep(rows, directory);
+    openDirectories.add(dataDir);
+    return ok(createBinding(dataDir, db, owned, rows, directory, swept));
+  } catch (cause) {
+    if (opened?.owned) opened.db.close();
+    return storageError(cause);
+  }
+}
+
+function createBinding(
+  dataDir: string,
+  db: KindgiDatabase,
+  owned: boolean,
+  rows: BlobRows,
+  directory: BlobDirectory,
+  swept: number,
+): FsBlobStorage {
+  const commit = db.transaction((meta: BlobMeta, input: BlobPutInput) => {
+    if (!preconditionHolds(rows.at(meta.tenantId, meta.bucket, meta.key), input)) return { refused: true as const };
+    return { refused: false as const, replaced: rows.replace(meta) };
+  });
+
+  async function write(tenantId: string, bucket: string, key: string | undefined, input: BlobPutInput) {
+    const blobId = randomUUID();
+    const address = key ?? blobId;
+    const checked = checkAddress(bucket, address);
+    if (checked.kind === 'err') return checked;
+    if (!preconditionHolds(rows.at(tenantId, bucket, address), input)) return err(PRECONDITION);
+    const received = await directory.receive(input.bytes, input);
+    if (received.kind === 'err') return received;
+    const target = directory.blobPath(blobId);
+    const published = await directory.publish(received.value.temp, target);
+    if (published.kind === 'err') return published;
+    const meta = buildMeta({ blobId, tenantId, bucket, key: address }, input, {
+      size: received.value.size,
+      hash: received.value.sha256,
+      etag: received.value.md5,
+      createdAt: new Date().toISOString(),
+    });
+    let outcome: ReturnType<typeof commit>;
+    try {
+      outcome = commit.immediate(meta, input);
+    } catch (cause) {
+      await removeQuietly(target);
+      return storageError(cause);
+    }
+    if (outcome.refused) {
+      await removeQuietly(target);
+      return err(PRECONDITION);
+    }
+    if (outcome.replaced !== undefined) await removeQuietly(directory.blobPath(outcome.replaced));
+    return ok(meta);
+  }
+
+  async function read(meta: BlobMeta, range: ByteRange | undefined): Promise<Result<BlobReadResult, BlobError> | null> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(directory.blobPath(meta.blobId), 'r');
+    } catch (cause) {
+      // Replaced or deleted between the row lookup and the open.
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw cause;
+    }
+    const start = Math.max(0, range?.start ?? 0);
+    const end = Math.min(range?.end ?? meta.size - 1, meta.size - 1);
+    return ok({ meta, stream: fileStream(handle, start, end) });
+  }
+
+  async function readLatest(lookup: () => BlobMeta | undefined, range: ByteRange | undefined, missing: BlobError) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const meta = lookup();
+      if (meta === undefined) break;
+      const result = await read(meta, range);
+      if (result !== null) return result;
+    }
+    return err(missing);
+  }
+
+  async function removeBlob(tenantId: string, blobId: string): Promise<boolean> {
+    if (!rows.remove(tenantId, blobId)) return false;
+    await removeQuietly(directory.blobPath(blobId));
+    return true;
+  }
+
+  const notFoundKey = (bucket: string, key: string): BlobError => ({
+    code: 'blob-not-found',
+    message: `key ${JSON.stringify(key)} does not exist in bucket ${bucket}`,
+    bucket,
+    key,
+  });
+
+  return {
+    dataDir,
+    database: db,
+    swept,
+    close() {
+      if (!openDirectories.delete(dataDir)) return;
+      releaseDirectory(db);
+      if (owned) db.close();
+    },
+    put: (tenantId, input) => guarded(() => write(tenantId, ARTIFACTS_BUCKET, undefined, input)),
+    putByKey: (tenantId, bucket, key, input) => guarded(() => write(tenantId, bucket, key, input)),
+    get: (tenantId, blobId, options) =>
+      guarded(() =>
+        readLatest(() => rows.get(tenantId, blobId), options?.range, {
+          code: 'blob-not-found',
+          message: `blob ${blobId} does not exist`,
+          blobId,
+        }),
+      ),
+    getByKey: (tenantId, bucket, key, options) =>
+      guarded(() => readLatest(() => rows.at(tenantId, bucket, key), options?.range, notFoundKey(bucket, key))),
+    head: (tenantId, blobId) => guarded(async () => ok(rows.get(tenantId, blobId) ?? null)),
+    headByKey: (tenantId, bucket, key) => guarded(async () => ok(rows.at(tenantId, bucket, key) ?? null)),
+    delete: (tenantId, blobId) => guarded(async () => ok({ deleted: await removeBlob(tenantId, blobId) })),
+    deleteByKey: (tenantId, bucket, key) =>
+      guarded(async () => {
+        const meta = rows.at(tenantId, bucket, key);
+        return ok({ deleted: meta !== undefined && (await removeBlob(tenantId, meta.blobId)) });
+      }),
+    list: (tenantId, filter, cursor, limit) =>
+      guarded(async () => {
+        let below = Number.MAX_SAFE_INTEGER;
+        if (cursor !== undefined) {
+          const decoded = decodeListCursor(cursor);
+          if (decoded === undefined) return err({ code: 'invalid-key', message: 'the list cursor is not valid' });
+          below = decoded;
+        }
+        const size = clampListLimit(limit);
+        const found = rows.list(tenantId, filter, below, size + 1);
+        const page = found.slice(0, size);
+        const data = page.map((row) => row.meta);
+        const last = page.at(-1);
+        return ok(
+          found.length > size && last !== undefined ? { data, nextCursor: encodeListCursor(last.seq) } : { data },
+        );
+      }),
+    listByPrefix: (tenantId, bucket, input) =>
+      guarded(async () => {
+        const page = listByPrefixOver((bound) => rows.first(tenantId, bucket, bound), input);
+        if (page.kind === 'err') return page;
+        const { nextContinuationToken, ...rest } = page.value;
+        const contents = rest.contents.map((entry) => entry.meta);
+        return ok({ ...rest, contents, ...(nextContinuationToken !== undefined ? { nextContinuationToken } : {}) });
+      }),
+    ...multipartOperations(rows, directory),
+  };
+}

@@ -1,0 +1,161 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
+import { openFsBlobStorage } from '../src/index.js';
+
+const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const MiB = 1024 * 1024;
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function open(dataDir: string) {
+  const opened = openFsBlobStorage({ dataDir });
+  if (opened.kind === 'err') throw new Error(opened.error.message);
+  return opened.value;
+}
+
+async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString();
+}
+
+/** Starts the streaming child and resolves once it reports being mid-body. */
+function startStreaming(dataDir: string, key: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      join(packageDir, 'tests/fixtures/stream-put.ts'),
+      dataDir,
+      key,
+      `${64 * MiB}`,
+      `${32 * MiB}`,
+    ],
+    { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let errors = '';
+    child.stdout!.on('data', (data: Buffer) => {
+      out += data.toString();
+      if (out.includes('streaming ')) resolve(child);
+    });
+    child.stderr!.on('data', (data: Buffer) => {
+      errors += data.toString();
+    });
+    child.on('exit', (code) => reject(new Error(`child exited (${code}) before streaming: ${out} ${errors}`)));
+  });
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+it('SIGKILL mid-way through a 64 MiB put leaves the previous version, no partial object and no temp files', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kindgi-crash-'));
+  dirs.push(dataDir);
+  const before = open(dataDir);
+  const previous = await before.putByKey('tenant-a', 'b', 'big.bin', {
+    name: 'v1',
+    contentType: 'text/plain',
+    bytes: Buffer.from('previous version'),
+  });
+  expect(previous.kind).toBe('ok');
+  before.close();
+
+  const child = await startStreaming(dataDir, 'big.bin');
+  const temps = readdirSync(join(dataDir, 'tmp'));
+  expect(temps).toHaveLength(1);
+  // The child reports only after the storage took in the first half, so the body is truly mid-stream.
+  expect(statSync(join(dataDir, 'tmp', temps[0]!)).size).toBe(32 * MiB);
+  await killed(child);
+  expect(child.signalCode).toBe('SIGKILL');
+
+  const after = open(dataDir);
+  try {
+    expect(after.swept).toBeGreaterThanOrEqual(1);
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+    const meta = await after.headByKey('tenant-a', 'b', 'big.bin');
+    expect(meta.kind === 'ok' && meta.value?.name).toBe('v1');
+    const read = await after.getByKey('tenant-a', 'b', 'big.bin');
+    if (read.kind === 'err') throw new Error(read.error.message);
+    expect(await text(read.value.stream)).toBe('previous version');
+    const listing = await after.listByPrefix('tenant-a', 'b', {});
+    expect(listing.kind === 'ok' && listing.value.contents.map((m) => [m.key, m.size])).toEqual([['big.bin', 16]]);
+    const files = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) =>
+      e.isFile(),
+    );
+    expect(files.map((file) => file.name)).toEqual([read.value.meta.blobId]);
+  } finally {
+    after.close();
+  }
+});
+
+it('SIGKILL mid-way through the first put of a key leaves no object at all', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kindgi-crash-'));
+  dirs.push(dataDir);
+  open(dataDir).close();
+  await killed(await startStreaming(dataDir, 'fresh.bin'));
+  const after = open(dataDir);
+  try {
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+    const meta = await after.headByKey('tenant-a', 'b', 'fresh.bin');
+    expect(meta).toEqual({ kind: 'ok', value: null });
+    const all = await after.list('tenant-a', {});
+    expect(all.kind === 'ok' && all.value.data).toEqual([]);
+  } finally {
+    after.close();
+  }
+});
+
+it('the sweep at open removes files without rows and rows without files', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kindgi-sweep-'));
+  dirs.push(dataDir);
+  const storage = open(dataDir);
+  const kept = await storage.putByKey('tenant-a', 'b', 'kept', {
+    name: 'k',
+    contentType: 'a/b',
+    bytes: Buffer.from('k'),
+  });
+  const lost = await storage.putByKey('tenant-a', 'b', 'lost', {
+    name: 'l',
+    contentType: 'a/b',
+    bytes: Buffer.from('l'),
+  });
+  if (kept.kind === 'err' || lost.kind === 'err') throw new Error('setup failed');
+  storage.close();
+  const orphanId = '0f0f0f0f-0000-4000-8000-000000000000';
+  writeFileSync(join(dataDir, 'blobs', lost.value.blobId.slice(0, 2), orphanId), 'renamed but never committed');
+  writeFileSync(join(dataDir, 'tmp', '999999-stale'), 'half a body');
+  writeFileSync(join(dataDir, 'parts', 'no-such-upload.1.x'), 'part without a row');
+  rmSync(join(dataDir, 'blobs', lost.value.blobId.slice(0, 2), lost.value.blobId));
+  const reopened = open(dataDir);
+  try {
+    expect(reopened.swept).toBe(4);
+    const listing = await reopened.listByPrefix('tenant-a', 'b', {});
+    expect(listing.kind === 'ok' && listing.value.contents.map((meta) => meta.key)).toEqual(['kept']);
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+    expect(readdirSync(join(dataDir, 'parts'))).toEqual([]);
+    const hash = createHash('sha256').update('k').digest('hex');
+    expect(kept.value.hash).toBe(hash);
+  } finally {
+    reopened.close();
+  }
+});

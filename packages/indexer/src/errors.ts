@@ -1,0 +1,72 @@
+/** Failures that stop `runIndexer` before an index is written. */
+export type IndexerErrorCode =
+  | 'config-not-found'
+  | 'config-parse-failed'
+  | 'config-invalid'
+  | 'discovery-empty'
+  | 'output-write-failed'
+  | 'language-mismatch'
+  | 'options-invalid';
+
+/** Failures of one discovered file: the file is left out and the rest of the pack is indexed. */
+export type IndexerFileErrorCode =
+  | 'file-import-failed'
+  | 'no-default-export'
+  | 'kind-mismatch'
+  | 'ambiguous-kind'
+  | 'zod-conversion-failed'
+  | 'manifest-validation-failed'
+  | 'reserved-check-id';
+
+/** Every indexer error code, for callers that switch on them. */
+export const INDEXER_ERROR_CODES: readonly (IndexerErrorCode | IndexerFileErrorCode)[] = [
+  'config-not-found',
+  'config-parse-failed',
+  'config-invalid',
+  'discovery-empty',
+  'file-import-failed',
+  'no-default-export',
+  'kind-mismatch',
+  'ambiguous-kind',
+  'zod-conversion-failed',
+  'manifest-validation-failed',
+  'output-write-failed',
+  'language-mismatch',
+  'reserved-check-id',
+  'options-invalid',
+];
+
+/** Why `runIndexer` (or `loadKindgiConfig`) wrote nothing. */
+export interface IndexerError {
+  code: IndexerErrorCode;
+  /** One line naming the file and the cause, fit for a build log. */
+  message: string;
+  /** The file concerned (absolute for configs and outputs), when there is one. */
+  file?: string;
+}
+
+/** A discovered file that could not be indexed. */
+export interface IndexerFileError {
+  code: IndexerFileErrorCode;
+  /** The file's path relative to the pack root (the source path in bundle mode), forward slashes. */
+  file: string;
+  message: string;
+}
+
+/** Something the pack should change that does not stop the build. */
+export interface IndexerWarning {
+  code: 'check-id-unprefixed';
+  file: string;
+  message: string;
+  checkId: string;
+}
+
+/** Builds an `IndexerError`. */
+export function indexerError(code: IndexerErrorCode, message: string, file?: string): IndexerError {
+  return file === undefined ? { code, message } : { code, message, file };
+}
+
+/** Builds a file error. */
+export function fileError(code: IndexerFileErrorCode, file: string, message: string): IndexerFileError {
+  return { code, file, message: `${file}: ${message}` };
+}

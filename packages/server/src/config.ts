@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { err, ok, type Result } from '@kindgi/protocol';
+import { z } from 'zod';
+
+const tokenSchema = z.strictObject({
+  token: z.string().min(16, 'a token needs at least 16 characters'),
+  tenantId: z.string().min(1),
+  userId: z.string().min(1).optional(),
+});
+
+const s3CredentialSchema = z.strictObject({
+  accessKeyId: z.string().regex(/^[A-Za-z0-9]{8,128}$/, 'an access key id is 8..128 letters and digits'),
+  secretKey: z.string().min(16, 'a secret key needs at least 16 characters'),
+  tenantId: z.string().min(1),
+  bucket: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name is 3..63 lowercase letters, digits, dots and hyphens'),
+  expiresAt: z.iso.datetime().optional(),
+});
+
+const packSchema = z.strictObject({
+  dir: z.string().min(1),
+  /** Values for the pack's declared env, on top of the pack's `.env` and `.env.local`. */
+  env: z.record(z.string(), z.string()).optional(),
+  /** `warn` serves a pack whose required env is missing (naming it in /v1/info); `strict` does not. */
+  envCheck: z.enum(['strict', 'warn']).optional(),
+  /** Reindex and swap the pack service when the pack's files change. */
+  watch: z.boolean().optional(),
+});
+
+const port = z.number().int().min(0).max(65_535);
+
+/** `kindgi.server.json`. Every field can also be set from the environment (`KINDGI_SERVER_*`). */
+export const serverConfigSchema = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: port.default(8787),
+  dataDir: z.string().min(1).default('.kindgi'),
+  s3: z.strictObject({ port: port.optional(), basePath: z.string().optional() }).default({}),
+  tokens: z.array(tokenSchema).default([]),
+  s3Credentials: z.array(s3CredentialSchema).default([]),
+  packs: z.array(packSchema).default([]),
+  docs: z.boolean().default(true),
+  /** Largest artifact upload through /v1/artifacts, in bytes. */
+  artifactMaxBytes: z.number().int().positive().optional(),
+  /** Milliseconds SIGTERM waits for in-flight requests and runs before closing. */
+  drainMs: z.number().int().min(0).default(8000),
+});
+
+export type ServerConfig = z.output<typeof serverConfigSchema>;
+export type ServerConfigInput = z.input<typeof serverConfigSchema>;
+export type PackConfig = ServerConfig['packs'][number];
+
+/** Where the config came from, for logs and for resolving relative paths. */
+export interface LoadedServerConfig {
+  config: ServerConfig;
+  /** The config file, when one was read. */
+  path?: string;
+  /** True when neither a file nor the environment configured any token (a development deployment). */
+  development: boolean;
+}
+
+const ENV_FIELDS: Record<string, { field: keyof ServerConfigInput; parse: 'string' | 'int' | 'bool' | 'json' }> = {
+  KINDGI_SERVER_HOST: { field: 'host', parse: 'string' },
+  KINDGI_SERVER_PORT: { field: 'port', parse: 'int' },
+  KINDGI_SERVER_DATA_DIR: { field: 'dataDir', parse: 'string' },
+  KINDGI_SERVER_DOCS: { field: 'docs', parse: 'bool' },
+  KINDGI_SERVER_TOKENS: { field: 'tokens', parse: 'json' },
+  KINDGI_SERVER_S3_CREDENTIALS: { field: 's3Credentials', parse: 'json' },
+  KINDGI_SERVER_PACKS: { field: 'packs', parse: 'json' },
+  KINDGI_SERVER_ARTIFACT_MAX_BYTES: { field: 'artifactMaxBytes', parse: 'int' },
+  KINDGI_SERVER_DRAIN_MS: { field: 'drainMs', parse: 'int' },
+};
+
+function fromEnv(env: NodeJS.ProcessEnv, problems: string[]): Partial<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const [name, { field, parse }] of Object.entries(ENV_FIELDS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    if (parse === 'string') out[field] = raw;
+    else if (parse === 'int') {
+      if (/^\d+$/.test(raw)) out[field] = Number(raw);
+      else problems.push(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+    } else if (parse === 'bool') {
+      if (raw === 'true' || raw === 'false') out[field] = raw === 'true';
+      else problems.push(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+    } else {
+      try {
+        out[field] = JSON.parse(raw);
+      } catch {
+        problems.push(`${name} must be JSON`);
+      }
+    }
+  }
+  const s3Port = env.KINDGI_SERVER_S3_PORT;
+  if (s3Port !== undefined && s3Port !== '') {
+    if (/^\d+$/.test(s3Port)) out.s3 = { port: Number(s3Port) };
+    else problems.push(`KINDGI_SERVER_S3_PORT must be a whole number, got ${JSON.stringify(s3Port)}`);
+  }
+  return out;
+}
+
+function describeZodIssues(error: z.ZodError, source: string): string[] {
+  return error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    return `${source}: ${where}: ${issue.message}`;
+  });
+}
+
+/**
+ * Reads the server's config: the JSON file (when given), then `KINDGI_SERVER_*` variables on top.
+ * Relative `dataDir` and pack `dir`s resolve against the config file's folder (else the working
+ * directory). Every problem is reported at once.
+ */
+export function loadServerConfig(options: {
+  configPath?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}): Result<LoadedServerConfig, string[]> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const problems: string[] = [];
+  let fileValue: Record<string, unknown> = {};
+  let base = cwd;
+  let path: string | undefined;
+  if (options.configPath) {
+    path = resolve(cwd, options.configPath);
+    base = dirname(path);
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        problems.push(`${path}: the config must be a JSON object`);
+      } else fileValue = parsed as Record<string, unknown>;
+    } catch (cause) {
+      problems.push(`${path}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    }
+  }
+  const envValue = fromEnv(env, problems);
+  if (problems.length > 0) return err(problems);
+  const merged = { ...fileValue, ...envValue };
+  const parsed = serverConfigSchema.safeParse(merged);
+  if (!parsed.success) return err(describeZodIssues(parsed.error, path ?? 'config'));
+  const config = parsed.data;
+  config.dataDir = resolve(base, config.dataDir);
+  config.packs = config.packs.map((pack) => ({ ...pack, dir: resolve(base, pack.dir) }));
+  const development = config.tokens.length === 0;
+  const loaded: LoadedServerConfig = { config, development };
+  if (path) loaded.path = path;
+  return ok(loaded);
+}

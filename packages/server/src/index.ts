@@ -1,0 +1,12 @@
+export {
+  type LoadedServerConfig,
+  loadServerConfig,
+  type PackConfig,
+  type ServerConfig,
+  type ServerConfigInput,
+  serverConfigSchema,
+} from './config.js';
+export { type DevCredentials, ensureDevCredentials } from './dev-credentials.js';
+export { createJsonLogger, type LogLevel, type ServerLogger } from './logger.js';
+export { type RunningServer, type StartServerOptions, startServer } from './server.js';
+export { createIndexCatalog, type IndexCatalog } from './tool-registry.js';

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { loadServerConfig } from './config.js';
+import { createJsonLogger } from './logger.js';
+import { startServer } from './server.js';
+
+const USAGE = `Usage: kindgi-server [--config kindgi.server.json]
+
+Starts the Kindgi API (REST + SSE at /v1, S3 at /s3) with durable storage in dataDir and a supervised
+pack service for each configured pack. Without a config, starts a development deployment in .kindgi/
+with a generated token and S3 key pair (written to .kindgi/credentials.json and printed once).
+Every config field can also be set from the environment: KINDGI_SERVER_HOST, KINDGI_SERVER_PORT,
+KINDGI_SERVER_DATA_DIR, KINDGI_SERVER_S3_PORT, KINDGI_SERVER_DOCS, KINDGI_SERVER_TOKENS (JSON),
+KINDGI_SERVER_S3_CREDENTIALS (JSON), KINDGI_SERVER_PACKS (JSON), KINDGI_SERVER_ARTIFACT_MAX_BYTES,
+KINDGI_SERVER_DRAIN_MS.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const logger = createJsonLogger();
+  let args: { config?: string; help?: boolean };
+  try {
+    args = parseArgs({
+      args: argv,
+      options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }).values;
+  } catch (cause) {
+    process.stderr.write(`${cause instanceof Error ? cause.message : String(cause)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const loaded = loadServerConfig(args.config ? { configPath: args.config } : {});
+  if (loaded.kind === 'err') {
+    logger.log('error', 'config-invalid', `The server config is invalid: ${loaded.error.join('; ')}`, {
+      problems: loaded.error,
+    });
+    return 1;
+  }
+  const started = await startServer(loaded.value, { logger });
+  if (started.kind === 'err') {
+    logger.log('error', 'boot-failed', `The server did not start: ${started.error.join('; ')}`, {
+      problems: started.error,
+    });
+    return 1;
+  }
+  const server = started.value;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log('info', 'draining', `${signal}: draining`);
+    server.close().then(
+      () => {
+        logger.log('info', 'stopped', 'stopped');
+        process.exit(0);
+      },
+      (cause: unknown) => {
+        logger.log('error', 'stop-failed', String(cause));
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (cause: unknown) => {
+    process.stderr.write(`${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,184 @@
+import { type FSWatcher, readFileSync, watch } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { parseEnv } from 'node:util';
+import { runIndexer } from '@kindgi/indexer';
+import {
+  createPackServiceClient,
+  createPackServiceSupervisor,
+  type PackServiceClient,
+  type PackServiceSupervisor,
+} from '@kindgi/pack-service';
+import { err, ok, type PackIndex, type Result } from '@kindgi/protocol';
+import type { PackConfig } from './config.js';
+import type { ServerLogger } from './logger.js';
+
+/** A pack this server serves: its current index, and a client for its supervised pack service. */
+export interface PackHost {
+  readonly dir: string;
+  readonly index: PackIndex;
+  readonly client: PackServiceClient;
+  /** Stops watching, stops the pack service (it drains) and closes the supervisor's front. */
+  close(): Promise<void>;
+}
+
+export interface PackHostOptions {
+  pack: PackConfig;
+  /** Where this pack's index is written (the pack's own folder may be read-only). */
+  workDir: string;
+  logger: ServerLogger;
+  /** The pack service's argv; its `--index`, `--module-root` and `--host` are appended. */
+  command: readonly string[];
+  /** Called after a changed pack was re-indexed and its new service serves. */
+  onReindexed?: (index: PackIndex) => void;
+}
+
+// The variables a pack service needs from the server's own environment to run at all.
+const BASE_ENV_NAMES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT'];
+const IGNORED_DIRS = new Set(['node_modules', 'dist', '.kindgi', '.git', 'coverage']);
+
+function readEnvFile(path: string): Record<string, string> {
+  try {
+    return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+function packEnv(pack: PackConfig, index: PackIndex): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of BASE_ENV_NAMES) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  // A declared name set in the server's environment reaches the pack (a deployment's secret store).
+  for (const name of [...(index.env?.required ?? []), ...(index.env?.optional ?? [])]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, readEnvFile(join(pack.dir, '.env')), readEnvFile(join(pack.dir, '.env.local')), pack.env ?? {});
+  env.KINDGI_PACK_ENV_CHECK = pack.envCheck ?? 'strict';
+  return env;
+}
+
+async function indexPack(pack: PackConfig, outputPath: string): Promise<Result<PackIndex, string>> {
+  const outcome = await runIndexer({ packDir: pack.dir, outputPath });
+  if (outcome.kind === 'err') return err(`${outcome.error.code}: ${outcome.error.message}`);
+  try {
+    return ok(JSON.parse(readFileSync(outputPath, 'utf8')) as PackIndex);
+  } catch (cause) {
+    return err(`cannot read ${outputPath}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+function isIgnored(dir: string, changed: string | null): boolean {
+  if (!changed) return false;
+  const first = relative(dir, join(dir, changed)).split(sep)[0] ?? '';
+  return IGNORED_DIRS.has(first) || first.startsWith('.');
+}
+
+/**
+ * Indexes a pack, starts its pack service behind a supervisor, and (with `watch`) re-indexes and swaps
+ * the service when the pack's files change: callers keep one URL and token, and a bad edit leaves the
+ * last good code serving.
+ */
+export async function startPackHost(options: PackHostOptions): Promise<Result<PackHost, string>> {
+  const { pack, logger } = options;
+  await mkdir(options.workDir, { recursive: true });
+  const indexPath = join(options.workDir, 'index.json');
+  const first = await indexPack(pack, indexPath);
+  if (first.kind === 'err') return err(`${pack.dir}: ${first.error}`);
+  let current = first.value;
+
+  const supervisor: PackServiceSupervisor = createPackServiceSupervisor({
+    command: options.command,
+    moduleRoot: pack.dir,
+    cwd: pack.dir,
+    env: () => packEnv(pack, current),
+    onLog: (record) =>
+      logger.log('info', 'pack-log', `[${current.packId}] ${String(record.record.message ?? record.kind)}`, {
+        packId: current.packId,
+        record: record.record,
+      }),
+    onOutput: (line, stream) =>
+      logger.log('info', 'pack-output', `[${current.packId}] ${line}`, { packId: current.packId, stream }),
+    onEvent: (event) =>
+      logger.log(
+        event.kind === 'boot-failed' ? 'error' : 'info',
+        `pack-${event.kind}`,
+        `pack ${current.packId}: ${event.kind}`,
+        { packId: current.packId, ...event },
+      ),
+  });
+  const front = await supervisor.listen();
+  const started = await supervisor.start(indexPath);
+  if (started.kind === 'err') {
+    await supervisor.close();
+    const problems = [...started.error.problems, ...started.error.output].join('; ');
+    return err(
+      `${pack.dir}: the pack service did not start (${started.error.message})${problems ? `: ${problems}` : ''}`,
+    );
+  }
+  const client = createPackServiceClient({ url: front.url, token: front.token });
+  logger.log('info', 'pack-serving', `pack ${current.packId} serves ${current.tools.length} tools`, {
+    packId: current.packId,
+    artifactVersion: current.artifactVersion,
+  });
+
+  let watcher: FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let swapping: Promise<void> = Promise.resolve();
+  const reindex = async () => {
+    const next = await indexPack(pack, indexPath);
+    if (next.kind === 'err') {
+      logger.log(
+        'warn',
+        'pack-reindex-failed',
+        `pack ${current.packId}: ${next.error} (the last good code keeps serving)`,
+      );
+      return;
+    }
+    const swapped = await supervisor.start(indexPath);
+    if (swapped.kind === 'err') {
+      logger.log(
+        'warn',
+        'pack-swap-failed',
+        `pack ${current.packId}: ${swapped.error.message} (the last good code keeps serving)`,
+        {
+          problems: swapped.error.problems,
+        },
+      );
+      return;
+    }
+    current = next.value;
+    logger.log('info', 'pack-reloaded', `pack ${current.packId} reloaded`, {
+      artifactVersion: current.artifactVersion,
+    });
+    options.onReindexed?.(current);
+  };
+  if (pack.watch) {
+    watcher = watch(pack.dir, { recursive: true }, (_event, changed) => {
+      if (isIgnored(pack.dir, changed)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        swapping = swapping.then(reindex, reindex);
+      }, 250);
+    });
+  }
+
+  return ok({
+    dir: pack.dir,
+    get index() {
+      return current;
+    },
+    client,
+    async close() {
+      watcher?.close();
+      clearTimeout(timer);
+      await swapping.catch(() => undefined);
+      await supervisor.stop();
+      await client.close();
+      await supervisor.close();
+    },
+  });
+}

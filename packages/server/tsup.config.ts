@@ -1,0 +1,10 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts', 'src/main.ts'],
+  format: ['esm'],
+  target: 'node20',
+  dts: { entry: 'src/index.ts' },
+  clean: true,
+  sourcemap: true,
+});
