@@ -1,11 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { describeThrown, err, isResult, ok, type Result } from '@kindgi/protocol';
+import { describeThrown, err, isResult, ok, type Result, validatePackEnvDeclaration } from '@kindgi/protocol';
 import { configFormatOf, findAllKindgiConfigs, readPyprojectTable } from './config-find.js';
 import type { KindgiConfig, KindgiConfigLocation } from './config-types.js';
 import { KINDGI_CONFIG_FILENAMES, type PackLanguage, PRIMITIVE_KINDS } from './constants.js';
 import { errorText } from './definitions.js';
-import { validatePackEnvDeclaration } from './env-declaration.js';
 import { type IndexerError, indexerError } from './errors.js';
 import { sharedModuleLoader } from './module-loader.js';
 

@@ -1,4 +1,4 @@
-export { INDEX_ENVELOPE_VERSION } from '@kindgi/protocol';
+export { INDEX_ENVELOPE_VERSION, validatePackEnvDeclaration } from '@kindgi/protocol';
 export { type BundleMap, checkBundleMap } from './bundle-map.js';
 export { main } from './cli.js';
 export { findKindgiConfig } from './config-find.js';
@@ -25,7 +25,6 @@ export {
   RESERVED_CHECK_IDS,
 } from './constants.js';
 export { resolveDiscovery } from './discovery.js';
-export { validatePackEnvDeclaration } from './env-declaration.js';
 export {
   INDEXER_ERROR_CODES,
   type IndexerError,

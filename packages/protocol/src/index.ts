@@ -35,6 +35,7 @@ export type {
   ValidationIssue,
   WireCause,
 } from './messages.js';
+export { type ResolvedPackEnv, validatePackEnvDeclaration } from './pack-env-declaration.js';
 export { describeThrown, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
 export type {
   GuardrailAction,

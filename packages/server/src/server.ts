@@ -15,6 +15,7 @@ import {
 import { err, ok, packError, type Result } from '@kindgi/protocol';
 import type { LoadedServerConfig, ServerConfig } from './config.js';
 import { ensureDevCredentials, withDevCredentials } from './dev-credentials.js';
+import { type DrainableHttp, drainableHttp } from './drain.js';
 import type { ServerLogger } from './logger.js';
 import { type PackHost, startPackHost } from './pack-host.js';
 import { createIndexCatalog, type IndexCatalog } from './tool-registry.js';
@@ -88,18 +89,6 @@ function listen(server: HttpServer): Promise<string> {
     };
     if (server.listening) ready();
     else server.once('listening', ready);
-  });
-}
-
-function closeHttp(server: HttpServer, drainMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    // Idle keep-alive sockets would hold close() open; in-flight requests get until drainMs.
-    const timer = setTimeout(() => server.closeAllConnections(), drainMs);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
   });
 }
 
@@ -219,16 +208,19 @@ export async function startServer(
   });
 
   const servers: HttpServer[] = [];
+  const drains: DrainableHttp[] = [];
   let url: string;
   let s3Url: string | undefined;
   try {
     const api = serve({ fetch: app.fetch, port: config.port, hostname: config.host }) as HttpServer;
     servers.push(api);
+    drains.push(drainableHttp(api));
     url = await listen(api);
     if (config.s3.port !== undefined) {
       const s3App = createS3App({ blobStorage, s3Credentials, basePath: '' });
       const s3 = serve({ fetch: s3App.fetch, port: config.s3.port, hostname: config.host }) as HttpServer;
       servers.push(s3);
+      drains.push(drainableHttp(s3));
       s3Url = await listen(s3);
     }
   } catch (cause) {
@@ -253,7 +245,13 @@ export async function startServer(
     packs: [...hosts.keys()],
     close() {
       closing ??= (async () => {
-        await Promise.all(servers.map((server) => closeHttp(server, config.drainMs)));
+        // New requests stop first; then runs still executing get the rest of the grace period (and are
+        // cancelled after it), so none is left `running`; then the pack services drain.
+        const started = Date.now();
+        await Promise.all(drains.map((drain) => drain.close(config.drainMs)));
+        const runs = await app.drainRuns(Math.max(0, config.drainMs - (Date.now() - started)));
+        if (runs.cancelled > 0)
+          logger.log('warn', 'runs-cancelled', `cancelled ${runs.cancelled} runs still running at shutdown`, runs);
         await closeHosts();
         blobStorage.close();
         database.close();

@@ -1,0 +1,183 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type {
+  BlobStorageBinding,
+  IdempotencyStore,
+  RunCheckBinding,
+  RunHandlerBinding,
+  RunStore,
+  S3CredentialBinding,
+  TokenResolver,
+  ToolRegistry,
+} from '@kindgi/bindings';
+import { Scalar } from '@scalar/hono-api-reference';
+import { trimTrailingSlash } from 'hono/trailing-slash';
+import type { AppEnv } from './env.js';
+import { ApiError } from './errors/api-error.js';
+import { errorResponse, toApiError } from './errors/respond.js';
+import { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
+import { idempotencyMiddleware } from './idempotency/middleware.js';
+import { type ApiLogger, consoleLogger } from './logger.js';
+import { authMiddleware } from './middleware/auth.js';
+import { jsonBodyLimitMiddleware } from './middleware/body-limit.js';
+import { requestIdMiddleware } from './middleware/request-id.js';
+import { validationHook } from './middleware/validation-hook.js';
+import { OPENAPI_PATH, type OpenApiMeta, registerSecurity, renderDocument } from './openapi/document.js';
+import { createCursorSealer } from './pagination/cursor-seal.js';
+import { registerArtifactRoutes } from './routes/artifacts/handlers.js';
+import { registerGuardrailRoutes } from './routes/guardrails/handlers.js';
+import { registerHealthRoute } from './routes/health.js';
+import { registerRunRoutes } from './routes/runs/handlers.js';
+import { registerToolRoutes } from './routes/tools/handlers.js';
+import { RunExecutor } from './runs/executor.js';
+import type { StreamTiming } from './runs/stream.js';
+import { createS3App } from './s3/index.js';
+
+/** Everything `createApp` is wired with. Only `resolveToken` and `runHandler` are required. */
+export interface CreateAppInput {
+  /** Bearer token → principal (with `tenantId`), or null. */
+  resolveToken: TokenResolver;
+  /** Calls a tool in a pack (the protocol client's invoke). */
+  runHandler: RunHandlerBinding;
+  /** Mounts /v1/artifacts (and, with `s3Credentials`, /s3). */
+  blobStorage?: BlobStorageBinding;
+  /** With `blobStorage`, mounts the S3 wire surface at `s3.basePath`. */
+  s3Credentials?: S3CredentialBinding;
+  /** Where the S3 surface is mounted. Default `/s3`; `''` gives it every path the REST routes do not take. */
+  s3?: { basePath?: string };
+  /** Mounts guardrail evaluation and lets runs name guardrails. */
+  runCheck?: RunCheckBinding;
+  /** Mounts tool and guardrail listings; checks tool ids before calls. */
+  toolRegistry?: ToolRegistry;
+  /** Mounts /v1/runs. */
+  runStore?: RunStore;
+  /** Default: `createInMemoryIdempotencyStore()` (one process only). */
+  idempotencyStore?: IdempotencyStore;
+  openapi?: OpenApiMeta & { docs?: true | { path?: string; title?: string } };
+  logger?: ApiLogger;
+  /** Largest artifact upload in bytes. Default 100 MB. */
+  artifactMaxBytes?: number;
+  /** Largest JSON body in bytes. Default 1 MiB. */
+  jsonBodyMaxBytes?: number;
+  /** Key for sealing page cursors; set it when several instances serve one deployment. */
+  cursorSecret?: string;
+  /** SSE pacing (keep-alive, journal poll, maximum stream length). */
+  sse?: Partial<StreamTiming>;
+  /** The clock runs are stamped with. */
+  clock?: () => Date;
+}
+
+/** The default upload limit: 100 MB. */
+export const DEFAULT_ARTIFACT_MAX_BYTES = 100 * 1000 * 1000;
+const DEFAULT_JSON_BODY_MAX_BYTES = 1024 * 1024;
+
+/** The app `createApp` returns: a Hono app, plus what a process needs to shut it down cleanly. */
+export type KindgiApp = OpenAPIHono<AppEnv> & {
+  /**
+   * Waits up to `timeoutMs` for the runs this process is executing, then cancels the rest (call it on
+   * SIGTERM, after the HTTP server stopped accepting requests).
+   */
+  drainRuns(timeoutMs: number): Promise<{ finished: number; cancelled: number }>;
+};
+
+/** Assembles the Hono app: /health, /v1 (auth, idempotency, JSON errors), docs and, when bound, /s3. */
+export function createApp(input: CreateAppInput): KindgiApp {
+  const logger = input.logger ?? consoleLogger;
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const cursors = createCursorSealer(input.cursorSecret);
+  const docs = input.openapi?.docs;
+  const docsPath = docs === true || docs === undefined ? '/docs' : (docs.path ?? '/docs');
+
+  const rest = requestIdMiddleware();
+  app.use('/health', rest);
+  app.use('/v1/*', rest);
+  // A GET/HEAD that found nothing only because of a trailing slash is redirected (301) to the canonical path.
+  app.use('/v1/*', trimTrailingSlash());
+  app.use('/v1/*', authMiddleware(input.resolveToken, new Set([OPENAPI_PATH, docsPath])));
+  app.use('/v1/*', jsonBodyLimitMiddleware(input.jsonBodyMaxBytes ?? DEFAULT_JSON_BODY_MAX_BYTES));
+  app.use('/v1/*', idempotencyMiddleware({ store: input.idempotencyStore ?? createInMemoryIdempotencyStore() }));
+
+  registerSecurity(app);
+  registerHealthRoute(app);
+  if (input.blobStorage) {
+    registerArtifactRoutes(app, {
+      blobStorage: input.blobStorage,
+      runStore: input.runStore,
+      cursors,
+      maxBytes: input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES,
+    });
+  }
+  registerToolRoutes(app, { runHandler: input.runHandler, toolRegistry: input.toolRegistry, cursors });
+  if (input.toolRegistry) {
+    registerGuardrailRoutes(app, { toolRegistry: input.toolRegistry, runCheck: input.runCheck, cursors });
+  }
+  let executor: RunExecutor | undefined;
+  if (input.runStore) {
+    executor = new RunExecutor({
+      runStore: input.runStore,
+      runHandler: input.runHandler,
+      runCheck: input.runCheck,
+      logger,
+      now: input.clock ?? (() => new Date()),
+    });
+    registerRunRoutes(app, {
+      runStore: input.runStore,
+      executor,
+      toolRegistry: input.toolRegistry,
+      runCheck: input.runCheck,
+      cursors,
+      logger,
+      timing: {
+        keepAliveMs: input.sse?.keepAliveMs ?? 15_000,
+        pollMs: input.sse?.pollMs ?? 1_000,
+        maxDurationMs: input.sse?.maxDurationMs ?? 5 * 60_000,
+      },
+    });
+  }
+
+  const document = renderDocument(app, input.openapi ?? {});
+  app.get(OPENAPI_PATH, (c) => c.json(document));
+  if (docs !== undefined) {
+    const title = docs === true ? 'Kindgi API' : (docs.title ?? 'Kindgi API');
+    app.get(docsPath, Scalar({ url: OPENAPI_PATH, pageTitle: title }));
+  }
+
+  if (input.blobStorage && input.s3Credentials) {
+    // SigV4 auth and XML errors of its own: none of the /v1 middleware above is scoped to its paths, and it
+    // is routed after the REST routes so a root mount (basePath '') cannot shadow them.
+    app.route(
+      '/',
+      createS3App({
+        blobStorage: input.blobStorage,
+        s3Credentials: input.s3Credentials,
+        basePath: input.s3?.basePath ?? '/s3',
+        logger,
+        ...(input.clock ? { clock: input.clock } : {}),
+      }),
+    );
+  }
+
+  app.notFound((c) =>
+    errorResponse(
+      c,
+      new ApiError(
+        'route-not-found',
+        `No route for ${c.req.method} ${c.req.path}. A surface whose binding was not given to createApp is not mounted; check the deployment's bindings.`,
+      ),
+    ),
+  );
+  app.onError((thrown, c) => {
+    const { error, unexpected } = toApiError(thrown);
+    if (unexpected) {
+      logger.error('unhandled error', {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+      });
+    }
+    return errorResponse(c, error);
+  });
+  const drainRuns: KindgiApp['drainRuns'] = async (timeoutMs) =>
+    executor ? executor.drain(timeoutMs) : { finished: 0, cancelled: 0 };
+  return Object.assign(app, { drainRuns });
+}

@@ -1,0 +1,37 @@
+export { type CreateAppInput, createApp, DEFAULT_ARTIFACT_MAX_BYTES, type KindgiApp } from './app.js';
+export type { AppEnv } from './env.js';
+export { ApiError, type ErrorEnvelope } from './errors/api-error.js';
+export { REST_ERROR_STATUS, type RestErrorCode, type RestErrorStatus, statusFor } from './errors/codes.js';
+export { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
+export { type IdempotencyOptions, idempotencyMiddleware } from './idempotency/middleware.js';
+export type { ApiLogger } from './logger.js';
+export { createOpenApiDocument, OPENAPI_PATH, type OpenApiMeta } from './openapi/document.js';
+export { type CursorSealer, createCursorSealer } from './pagination/cursor-seal.js';
+export type { StreamTiming } from './runs/stream.js';
+export {
+  AwsChunkedDecoder,
+  type AwsChunkedOptions,
+  type CanonicalRequestInput,
+  type ChunkSigning,
+  type CreateS3AppInput,
+  canonicalQuery,
+  canonicalRequest,
+  canonicalUri,
+  checkSigV4Claim,
+  chunkStringToSign,
+  constantTimeEqual,
+  createS3App,
+  deriveSigningKey,
+  EMPTY_SHA256,
+  parseSigV4,
+  S3_ERRORS,
+  type S3ErrorCode,
+  type S3Failure,
+  type SigV4Claim,
+  type SigV4Request,
+  signHex,
+  stringToSign,
+  trailerStringToSign,
+  type VerifiedSigV4,
+  verifySigV4,
+} from './s3/index.js';

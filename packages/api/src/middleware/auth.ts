@@ -1,0 +1,36 @@
+import type { TokenResolver } from '@kindgi/bindings';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env.js';
+import { ApiError } from '../errors/api-error.js';
+
+const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
+const CHALLENGE = { 'www-authenticate': 'Bearer' };
+
+/** Resolves `Authorization: Bearer <token>` to a principal; paths in `publicPaths` pass without one. */
+export function authMiddleware(
+  resolveToken: TokenResolver,
+  publicPaths: ReadonlySet<string>,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (publicPaths.has(c.req.path)) return next();
+    const header = c.req.header('authorization');
+    if (header === undefined || header.trim() === '') {
+      throw new ApiError('auth-missing', 'Send Authorization: Bearer <token>.', undefined, CHALLENGE);
+    }
+    const match = BEARER.exec(header);
+    if (!match?.[1]) {
+      throw new ApiError('auth-missing', 'The Authorization header must use the Bearer scheme.', undefined, CHALLENGE);
+    }
+    let principal: Awaited<ReturnType<TokenResolver>>;
+    try {
+      principal = await resolveToken(match[1]);
+    } catch {
+      throw new ApiError('authz-backend-unavailable', 'The token could not be checked; retry later.');
+    }
+    if (principal === null || typeof principal?.tenantId !== 'string' || principal.tenantId === '') {
+      throw new ApiError('auth-invalid', 'The bearer token is unknown, expired or revoked.', undefined, CHALLENGE);
+    }
+    c.set('principal', principal);
+    return next();
+  };
+}

@@ -1,0 +1,142 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { AnyJson, bearerSecurity, errorResponses, JsonObject, PageQuerySchema, pageOf } from '../../openapi/schemas.js';
+import { MAX_DEADLINE_MS } from '../tools/definitions.js';
+
+const RunStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']).openapi('RunStatus');
+
+/** A recorded tool run. */
+export const RunSchema = z
+  .object({
+    runId: z.string(),
+    tenantId: z.string(),
+    toolId: z.string(),
+    version: z.string().optional(),
+    status: RunStatusSchema,
+    input: AnyJson,
+    guardrails: z.array(z.string()),
+    output: AnyJson.optional(),
+    error: z
+      .object({ code: z.string(), message: z.string(), details: JsonObject.optional() })
+      .catchall(z.unknown())
+      .optional(),
+    violations: z.array(
+      z
+        .object({
+          guardrailId: z.string(),
+          checkId: z.string(),
+          action: z.string(),
+          severity: z.string(),
+          reason: z.string().optional(),
+        })
+        .openapi('RunViolation'),
+    ),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    startedAt: z.string().optional(),
+    finishedAt: z.string().optional(),
+  })
+  .openapi('Run');
+
+export const RunIdParams = z.object({
+  runId: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: 'runId', in: 'path' } }),
+});
+
+export const StartRunBodySchema = z
+  .strictObject({
+    toolId: z.string().min(1),
+    version: z.string().min(1).optional(),
+    input: AnyJson,
+    guardrails: z.array(z.string().min(1)).max(32).optional(),
+    options: z
+      .strictObject({
+        wait: z.boolean().optional().openapi({ description: 'Answer 201 with the finished run instead of 202' }),
+        deadlineMs: z.number().int().min(1).max(MAX_DEADLINE_MS).optional(),
+      })
+      .optional(),
+  })
+  .refine((body) => 'input' in body, { message: 'input is required', path: ['input'] })
+  .openapi('StartRunRequest');
+
+export const RunListQuery = PageQuerySchema.extend({
+  status: RunStatusSchema.optional(),
+  toolId: z.string().min(1).optional(),
+});
+
+const runJson = { 'application/json': { schema: RunSchema } };
+
+export const startRunRoute = createRoute({
+  method: 'post',
+  path: '/v1/runs',
+  tags: ['runs'],
+  summary: 'Start a tool run (guardrails evaluate its output)',
+  security: bearerSecurity,
+  request: { body: { required: true, content: { 'application/json': { schema: StartRunBodySchema } } } },
+  responses: {
+    201: { description: 'Finished (options.wait)', content: runJson },
+    202: { description: 'Accepted and running', content: runJson },
+    ...errorResponses(400, 401, 404, 409, 501, 503),
+  },
+});
+
+export const listRunsRoute = createRoute({
+  method: 'get',
+  path: '/v1/runs',
+  tags: ['runs'],
+  summary: 'List runs, newest first',
+  security: bearerSecurity,
+  request: { query: RunListQuery },
+  responses: {
+    200: { description: 'A page', content: { 'application/json': { schema: pageOf(RunSchema, 'RunPage') } } },
+    ...errorResponses(400, 401, 503),
+  },
+});
+
+export const getRunRoute = createRoute({
+  method: 'get',
+  path: '/v1/runs/{runId}',
+  tags: ['runs'],
+  summary: 'A run',
+  security: bearerSecurity,
+  request: { params: RunIdParams },
+  responses: { 200: { description: 'The run', content: runJson }, ...errorResponses(401, 404, 503) },
+});
+
+export const cancelRunRoute = createRoute({
+  method: 'post',
+  path: '/v1/runs/{runId}/cancel',
+  tags: ['runs'],
+  summary: 'Cancel a running run',
+  security: bearerSecurity,
+  request: { params: RunIdParams },
+  responses: { 200: { description: 'Cancelled', content: runJson }, ...errorResponses(401, 404, 409, 503) },
+});
+
+export const streamRunRoute = createRoute({
+  method: 'get',
+  path: '/v1/runs/{runId}/stream',
+  tags: ['runs'],
+  summary: "A run's events as Server-Sent Events; resume with Last-Event-Id: <runId>:<sequence>",
+  security: bearerSecurity,
+  request: {
+    params: RunIdParams,
+    headers: z.object({
+      'last-event-id': z
+        .string()
+        .optional()
+        .openapi({ param: { name: 'last-event-id', in: 'header' } }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'run.started, guardrail.violation, then one of run.completed|run.failed|run.cancelled',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+    ...errorResponses(400, 401, 404, 503),
+  },
+});
+
+/** Every run route, for the OpenAPI document. */
+export const runRoutes = [startRunRoute, listRunsRoute, getRunRoute, cancelRunRoute, streamRunRoute];

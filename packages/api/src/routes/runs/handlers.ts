@@ -1,0 +1,118 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type {
+  GuardrailDescriptor,
+  RunCheckBinding,
+  RunFilter,
+  RunRecord,
+  RunStore,
+  ToolRegistry,
+} from '@kindgi/bindings';
+import { canonicalJson } from '@kindgi/protocol';
+import type { AppEnv } from '../../env.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { ApiLogger } from '../../logger.js';
+import type { CursorSealer } from '../../pagination/cursor-seal.js';
+import type { RunExecutor } from '../../runs/executor.js';
+import { must } from '../../runs/store-result.js';
+import { resumePoint, type StreamTiming, streamRunEvents } from '../../runs/stream.js';
+import { cancelRunRoute, getRunRoute, listRunsRoute, startRunRoute, streamRunRoute } from './definitions.js';
+
+/** What the run routes need. */
+export interface RunDeps {
+  runStore: RunStore;
+  executor: RunExecutor;
+  toolRegistry: ToolRegistry | undefined;
+  runCheck: RunCheckBinding | undefined;
+  cursors: CursorSealer;
+  timing: StreamTiming;
+  logger: ApiLogger;
+}
+
+/** Mounts `/v1/runs`: start, list, get, cancel and the SSE stream. */
+export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void {
+  const { runStore, executor, toolRegistry, cursors } = deps;
+
+  app.openapi(startRunRoute, async (c) => {
+    const { tenantId } = c.get('principal');
+    const body = c.req.valid('json');
+    if (toolRegistry !== undefined) {
+      const tool = await toolRegistry.getTool(tenantId, body.toolId);
+      if (tool === null) throw new ApiError('tool-not-found', `No tool '${body.toolId}'.`, { toolId: body.toolId });
+      if (body.version !== undefined && !tool.versions.includes(body.version)) {
+        throw new ApiError('tool-version-not-found', `Tool '${body.toolId}' has no version '${body.version}'.`, {
+          toolId: body.toolId,
+          version: body.version,
+        });
+      }
+    }
+    const guardrails = await resolveGuardrails(deps, tenantId, body.guardrails ?? []);
+    const started = await executor.start({
+      tenantId,
+      requestId: c.get('requestId'),
+      toolId: body.toolId,
+      version: body.version,
+      input: body.input,
+      guardrails,
+      deadlineMs: body.options?.deadlineMs,
+    });
+    if (body.options?.wait === true) return c.json(await started.done, 201);
+    c.header('location', `/v1/runs/${started.run.runId}`);
+    return c.json(started.run, 202);
+  });
+
+  app.openapi(listRunsRoute, async (c) => {
+    const { tenantId } = c.get('principal');
+    const query = c.req.valid('query');
+    const filter: RunFilter = {};
+    if (query.status !== undefined) filter.status = query.status;
+    if (query.toolId !== undefined) filter.toolId = query.toolId;
+    const scope = `${tenantId}|runs|${canonicalJson(filter)}`;
+    const inner = query.cursor === undefined ? undefined : cursors.open(scope, query.cursor);
+    const page = must(await runStore.list(tenantId, filter, inner, query.limit));
+    const body: { data: RunRecord[]; hasMore: boolean; nextCursor?: string } = {
+      data: page.data,
+      hasMore: page.nextCursor !== undefined,
+    };
+    if (page.nextCursor !== undefined) body.nextCursor = cursors.seal(scope, page.nextCursor);
+    return c.json(body, 200);
+  });
+
+  app.openapi(getRunRoute, async (c) => {
+    const run = await findRun(runStore, c.get('principal').tenantId, c.req.valid('param').runId);
+    return c.json(run, 200);
+  });
+
+  app.openapi(cancelRunRoute, async (c) => {
+    const cancelled = await executor.cancel(c.get('principal').tenantId, c.req.valid('param').runId);
+    return c.json(cancelled, 200);
+  });
+
+  app.openapi(streamRunRoute, async (c) => {
+    const run = await findRun(runStore, c.get('principal').tenantId, c.req.valid('param').runId);
+    const after = await resumePoint(runStore, run, c.req.header('last-event-id'));
+    return streamRunEvents(c, deps, run, after);
+  });
+}
+
+async function findRun(runStore: RunStore, tenantId: string, runId: string): Promise<RunRecord> {
+  const run = must(await runStore.get(tenantId, runId));
+  if (run === null) throw new ApiError('run-not-found', `No run '${runId}'.`, { runId });
+  return run;
+}
+
+async function resolveGuardrails(deps: RunDeps, tenantId: string, ids: string[]): Promise<GuardrailDescriptor[]> {
+  if (ids.length === 0) return [];
+  if (deps.toolRegistry === undefined || deps.runCheck === undefined) {
+    throw new ApiError(
+      'guardrails-unsupported',
+      'This deployment cannot evaluate guardrails (no registry or check binding).',
+    );
+  }
+  const out: GuardrailDescriptor[] = [];
+  for (const id of new Set(ids)) {
+    const guardrail = await deps.toolRegistry.getGuardrail(tenantId, id);
+    if (guardrail === null) throw new ApiError('guardrail-not-found', `No guardrail '${id}'.`, { guardrailId: id });
+    out.push(guardrail);
+  }
+  return out;
+}

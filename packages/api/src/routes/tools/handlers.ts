@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { RunHandlerBinding, ToolRegistry } from '@kindgi/bindings';
+import type { AppEnv } from '../../env.js';
+import { ApiError } from '../../errors/api-error.js';
+import { apiErrorFromPack, apiErrorFromTransport } from '../../errors/pack-errors.js';
+import type { CursorSealer } from '../../pagination/cursor-seal.js';
+import { pageById } from '../../pagination/page-in-memory.js';
+import { getToolRoute, invokeToolRoute, listToolsRoute } from './definitions.js';
+
+/** What the tool routes need; without a registry only `invoke` is mounted (the pack decides what exists). */
+export interface ToolDeps {
+  runHandler: RunHandlerBinding;
+  toolRegistry: ToolRegistry | undefined;
+  cursors: CursorSealer;
+}
+
+/** Mounts `/v1/tools` (list and get with a registry) and `/v1/tools/{toolId}/invoke`. */
+export function registerToolRoutes(app: OpenAPIHono<AppEnv>, deps: ToolDeps): void {
+  const { toolRegistry } = deps;
+  if (toolRegistry !== undefined) {
+    app.openapi(listToolsRoute, async (c) => {
+      const { tenantId } = c.get('principal');
+      const tools = await toolRegistry.listTools(tenantId);
+      return c.json(pageById(tools, c.req.valid('query'), deps.cursors, `${tenantId}|tools`), 200);
+    });
+    app.openapi(getToolRoute, async (c) => {
+      const { tenantId } = c.get('principal');
+      const { toolId } = c.req.valid('param');
+      const tool = await toolRegistry.getTool(tenantId, toolId);
+      if (tool === null) throw new ApiError('tool-not-found', `No tool '${toolId}'.`, { toolId });
+      return c.json(tool, 200);
+    });
+  }
+
+  app.openapi(invokeToolRoute, async (c) => {
+    const { tenantId } = c.get('principal');
+    const { toolId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    if (toolRegistry !== undefined) {
+      const tool = await toolRegistry.getTool(tenantId, toolId);
+      if (tool === null) throw new ApiError('tool-not-found', `No tool '${toolId}'.`, { toolId });
+      if (body.version !== undefined && !tool.versions.includes(body.version)) {
+        throw new ApiError('tool-version-not-found', `Tool '${toolId}' has no version '${body.version}'.`, {
+          toolId,
+          version: body.version,
+          versions: tool.versions,
+        });
+      }
+    }
+    const reply = await deps.runHandler({
+      tool: body.version === undefined ? { id: toolId } : { id: toolId, version: body.version },
+      input: body.input,
+      ctx: { tenantId, runId: `call-${randomUUID()}`, requestId: c.get('requestId') },
+      // The request's signal fires when the client goes away, which cancels the call in the pack.
+      signal: c.req.raw.signal,
+      ...(body.deadlineMs === undefined ? {} : { deadlineMs: body.deadlineMs }),
+    });
+    if (reply.kind === 'err') throw apiErrorFromTransport(reply.error);
+    const message = reply.value;
+    if (message.kind === 'error') throw apiErrorFromPack(message);
+    if (message.kind !== 'result') {
+      throw new ApiError('pack-protocol-error', `The pack answered a tool call with '${message.kind}'.`);
+    }
+    return c.json({ output: message.output }, 200);
+  });
+}

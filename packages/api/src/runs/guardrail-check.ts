@@ -1,0 +1,27 @@
+import type { GuardrailDescriptor, RunCheckBinding } from '@kindgi/bindings';
+import { type CheckResult, err, ok, type Result, type RunTrace } from '@kindgi/protocol';
+import { ApiError } from '../errors/api-error.js';
+import { apiErrorFromPack, apiErrorFromTransport } from '../errors/pack-errors.js';
+
+/** Runs one guardrail's check with its configured values (overridden by `config`), as a REST result. */
+export async function runGuardrailCheck(
+  runCheck: RunCheckBinding,
+  guardrail: GuardrailDescriptor,
+  trace: RunTrace,
+  options: { config?: Record<string, unknown> | undefined; signal?: AbortSignal; deadlineMs?: number },
+): Promise<Result<CheckResult, ApiError>> {
+  const reply = await runCheck({
+    check: { id: guardrail.checkId },
+    config: { ...(guardrail.config ?? {}), ...(options.config ?? {}) },
+    trace,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+  });
+  if (reply.kind === 'err') return err(apiErrorFromTransport(reply.error));
+  const message = reply.value;
+  if (message.kind === 'error') return err(apiErrorFromPack(message));
+  if (message.kind !== 'check-result') {
+    return err(new ApiError('pack-protocol-error', `The pack answered a check with '${message.kind}'.`));
+  }
+  return ok(message.result);
+}

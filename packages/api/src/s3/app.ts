@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { BlobStorageBinding, S3CredentialBinding } from '@kindgi/bindings';
+import { type Context, Hono } from 'hono';
+import { type ApiLogger, consoleLogger } from '../logger.js';
+import { dispatch } from './dispatch.js';
+import { type S3Failure, s3Error } from './errors.js';
+import type { S3Outcome } from './ops/outcome.js';
+import { decodeKey, errorResponse, type S3Request } from './request.js';
+import { verifySigV4 } from './sigv4/verify.js';
+
+/** What the S3 surface is built from. */
+export interface CreateS3AppInput {
+  blobStorage: BlobStorageBinding;
+  s3Credentials: S3CredentialBinding;
+  /** Where the surface is mounted; `''` serves it at `/` (for tools that cannot use an endpoint path). */
+  basePath?: string;
+  /** The server clock SigV4 checks skew and expiry against (tests inject one). */
+  clock?: () => Date;
+  logger?: ApiLogger;
+}
+
+const MAX_KEY_BYTES = 1024;
+
+function requestTarget(c: Context): string {
+  // The raw request line keeps the path exactly as the client signed it; WHATWG URL parsing would normalise it.
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  let target = typeof incoming?.url === 'string' ? incoming.url : undefined;
+  if (target === undefined) {
+    const url = new URL(c.req.url);
+    target = url.pathname + url.search;
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    const slash = target.indexOf('/', target.indexOf('//') + 2);
+    target = slash < 0 ? '/' : target.slice(slash);
+  }
+  return target;
+}
+
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}
+
+/**
+ * Reads the Node request directly (no web-stream adapter). When verification stops early the rest of the body
+ * is drained instead of destroying the socket, so the client still receives the S3 error.
+ */
+async function* drainOnEarlyExit(incoming: IncomingMessage): AsyncGenerator<Uint8Array> {
+  let finished = false;
+  try {
+    for await (const chunk of incoming.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
+    finished = true;
+  } finally {
+    if (!finished && !incoming.destroyed) incoming.resume();
+  }
+}
+
+function bodySource(c: Context): AsyncIterable<Uint8Array> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && !incoming.readableDidRead && incoming.listenerCount('data') === 0) return drainOnEarlyExit(incoming);
+  return (c.req.raw.body as AsyncIterable<Uint8Array> | null) ?? emptyBody();
+}
+
+function toResponse(outcome: S3Outcome, requestId: string, method: string, resource: string): Response {
+  if (outcome instanceof Response) {
+    outcome.headers.set('x-amz-request-id', requestId);
+    return outcome;
+  }
+  const response = errorResponse(outcome, requestId, method, resource);
+  for (const [name, value] of Object.entries(outcome.headers ?? {})) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * The S3 wire surface as a Hono app: path-style `<basePath>/<bucket>/<key>`, SigV4 (header or presigned) on
+ * every request, one bucket per credential, S3 XML errors whose RequestId is the `x-amz-request-id` header.
+ */
+export function createS3App(input: CreateS3AppInput): Hono {
+  const basePath = (input.basePath ?? '/s3').replace(/\/+$/, '');
+  const clock = input.clock ?? (() => new Date());
+  const logger = input.logger ?? consoleLogger;
+  const app = new Hono();
+
+  const handle = async (c: Context): Promise<Response> => {
+    const requestId = randomBytes(8).toString('hex').toUpperCase();
+    const method = c.req.method.toUpperCase();
+    const target = requestTarget(c);
+    const question = target.indexOf('?');
+    const rawPath = question < 0 ? target : target.slice(0, question);
+    const rawQuery = question < 0 ? '' : target.slice(question + 1);
+    const fail = (failure: S3Failure) => toResponse(failure, requestId, method, rawPath);
+    if (rawPath !== basePath && !rawPath.startsWith(`${basePath}/`)) return fail(s3Error('InvalidURI'));
+    try {
+      const rawHeaders = c.req.raw.headers;
+      const headerPairs = [...rawHeaders] as Array<[string, string]>;
+      const verified = await verifySigV4(
+        { method, rawPath, rawQuery, headers: headerPairs },
+        input.s3Credentials,
+        clock(),
+      );
+      if (verified.kind === 'err') return fail(verified.error);
+      const rest = rawPath.slice(basePath.length);
+      const slash = rest.indexOf('/', 1);
+      const rawBucket = slash < 0 ? rest.slice(1) : rest.slice(1, slash);
+      const rawKey = slash < 0 ? '' : rest.slice(slash + 1);
+      if (rawBucket === '') {
+        return fail(
+          method === 'GET'
+            ? s3Error('NotImplemented', 'ListBuckets is not implemented.')
+            : s3Error('InvalidRequest', 'The request names no bucket.'),
+        );
+      }
+      const bucket = decodeKey(rawBucket);
+      const key = decodeKey(rawKey);
+      if (typeof bucket !== 'string') return fail(bucket);
+      if (typeof key !== 'string') return fail(key);
+      if (bucket !== verified.value.credential.bucket) {
+        return fail(s3Error('AccessDenied', 'This access key is not granted this bucket.'));
+      }
+      if (Buffer.byteLength(key) > MAX_KEY_BYTES) return fail(s3Error('KeyTooLongError'));
+      const query = new Map<string, string>();
+      for (const [name, value] of new URLSearchParams(rawQuery)) if (!query.has(name)) query.set(name, value);
+      const request: S3Request = {
+        method,
+        requestId,
+        tenantId: verified.value.credential.tenantId,
+        bucket,
+        key,
+        query,
+        header: (name) => rawHeaders.get(name) ?? undefined,
+        auth: verified.value,
+        body: () => bodySource(c),
+        resource: rawPath,
+        storage: input.blobStorage,
+        logger,
+        now: clock(),
+      };
+      return toResponse(await dispatch(request, rawHeaders), requestId, method, rawPath);
+    } catch (thrown) {
+      logger.error('s3: unexpected failure', {
+        requestId,
+        error: thrown instanceof Error ? thrown.message : String(thrown),
+      });
+      return fail(s3Error('InternalError'));
+    }
+  };
+
+  if (basePath === '') app.all('*', handle);
+  else {
+    app.all(basePath, handle);
+    app.all(`${basePath}/*`, handle);
+  }
+  return app;
+}

@@ -1,0 +1,70 @@
+import type { BlobChecksums } from '@kindgi/bindings';
+import { type BlobPutInput, MAX_MULTIPART_PARTS } from '@kindgi/bindings';
+import { planBody } from '../body-plan.js';
+import { verifiedBody } from '../body-stream.js';
+import { CHECKSUM_ALGORITHMS } from '../checksums.js';
+import { s3Error } from '../errors.js';
+import { readObjectAttributes } from '../object-headers.js';
+import type { S3Request } from '../request.js';
+import { s3FailureOf } from '../storage-errors.js';
+import { quoteEtag } from '../xml.js';
+import type { S3Outcome } from './outcome.js';
+
+function writeHeaders(etag: string, checksums: BlobChecksums): Headers {
+  const headers = new Headers({ etag: quoteEtag(etag) });
+  for (const algorithm of CHECKSUM_ALGORITHMS) {
+    const value = checksums[algorithm];
+    if (value !== undefined) headers.set(`x-amz-checksum-${algorithm}`, value);
+  }
+  return headers;
+}
+
+/** PutObject: the body streams through verification into the binding; visible only when every check passed. */
+export async function putObject(req: S3Request, rawHeaders: Headers): Promise<S3Outcome> {
+  const plan = planBody(req.header, req.auth);
+  if (plan.kind === 'err') return plan.error;
+  const attributes = readObjectAttributes(rawHeaders);
+  if (typeof attributes === 'string') return s3Error('InvalidArgument', attributes);
+  const ifNoneMatch = req.header('if-none-match');
+  if (ifNoneMatch !== undefined && ifNoneMatch.trim() !== '*') {
+    return s3Error('NotImplemented', 'If-None-Match on PUT supports only "*".');
+  }
+  const ifMatch = req.header('if-match');
+  const body = verifiedBody(req.body(), plan.value);
+  const input: BlobPutInput = { name: req.key, bytes: body.bytes, checksums: body.checksums, ...attributes };
+  if (plan.value.size !== undefined) input.size = plan.value.size;
+  if (plan.value.expectedHash !== undefined) input.expectedHash = plan.value.expectedHash;
+  if (plan.value.expectedMd5 !== undefined) input.expectedMd5 = plan.value.expectedMd5;
+  if (ifNoneMatch !== undefined) input.ifNoneMatch = '*';
+  if (ifMatch !== undefined) input.ifMatch = ifMatch.trim().replace(/^"|"$/g, '');
+  const stored = await req.storage.putByKey(req.auth.credential.tenantId, req.bucket, req.key, input);
+  if (stored.kind === 'err') return s3FailureOf(stored.error, req.logger, req.requestId);
+  return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums) });
+}
+
+/** Reads and validates `partNumber` (1..10000). */
+export function partNumberOf(req: S3Request): number | undefined {
+  const text = req.query.get('partNumber') ?? '';
+  if (!/^\d{1,5}$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= 1 && n <= MAX_MULTIPART_PARTS ? n : undefined;
+}
+
+/** UploadPart: the same body verification as PutObject, into the upload's part slot. */
+export async function uploadPart(req: S3Request, uploadId: string): Promise<S3Outcome> {
+  const partNumber = partNumberOf(req);
+  if (partNumber === undefined) {
+    return s3Error('InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive.');
+  }
+  const plan = planBody(req.header, req.auth);
+  if (plan.kind === 'err') return plan.error;
+  const body = verifiedBody(req.body(), plan.value);
+  const stored = await req.storage.uploadPart(req.auth.credential.tenantId, req.bucket, req.key, uploadId, partNumber, {
+    bytes: body.bytes,
+    ...(plan.value.size !== undefined ? { size: plan.value.size } : {}),
+    ...(plan.value.expectedHash !== undefined ? { expectedHash: plan.value.expectedHash } : {}),
+    ...(plan.value.expectedMd5 !== undefined ? { expectedMd5: plan.value.expectedMd5 } : {}),
+  });
+  if (stored.kind === 'err') return s3FailureOf(stored.error, req.logger, req.requestId);
+  return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums) });
+}

@@ -1,0 +1,2 @@
+// The indexer's process entry: importing it runs `kindgi-index` (`node dist/kindgi-index/main.js`).
+import '@kindgi/indexer/main';

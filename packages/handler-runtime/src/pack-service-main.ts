@@ -1,0 +1,2 @@
+// The pack service's process entry: importing it starts the service (`node dist/pack-service/main.js`).
+import '@kindgi/pack-service/main';

@@ -1,0 +1,86 @@
+import { expect, it } from 'vitest';
+import { invoke, type SuiteContext, toolCall } from '../context.js';
+import { jsonHeaders, sendChecked } from '../http.js';
+import { eventOf } from '../service-process.js';
+
+const NAMES = [
+  'CONFORMANCE_REQUIRED',
+  'CONFORMANCE_OPTIONAL',
+  'CONFORMANCE_UNDECLARED',
+  'KINDGI_CONFORMANCE_SETTING',
+  'LC_CONFORMANCE',
+];
+
+/** The declared env (`env.required` / `env.optional`) and the env filter. */
+export function envCases(context: SuiteContext): void {
+  const withoutRequired = (): Record<string, string> => {
+    const { CONFORMANCE_REQUIRED: _dropped, ...env } = context.baseEnv();
+    return env;
+  };
+
+  it('is not ready while a required name is unset (strict): 503 missing env, names only', async () => {
+    const service = await context.start({ env: withoutRequired() });
+    const readyz = await sendChecked(service.url, '/readyz');
+    expect(readyz).toMatchObject({ status: 503, body: { error: 'missing env', missingEnv: ['CONFORMANCE_REQUIRED'] } });
+    expect(readyz.headers.get('retry-after')).toBe('1');
+    const call = await sendChecked(service.url, '/v1/invoke', {
+      method: 'POST',
+      headers: jsonHeaders(service.token),
+      body: JSON.stringify(toolCall('conformance.echo', { message: 'hi' })),
+    });
+    expect(call).toMatchObject({ status: 503, body: { error: 'missing env', missingEnv: ['CONFORMANCE_REQUIRED'] } });
+    const info = await sendChecked(service.url, '/v1/info', { headers: { 'kindgi-pack-token': service.token } });
+    expect(info).toMatchObject({ status: 200, body: { missingEnv: ['CONFORMANCE_REQUIRED'] } });
+  });
+
+  it('counts an empty value as missing', async () => {
+    const service = await context.start({ env: { ...context.baseEnv(), CONFORMANCE_REQUIRED: '' } });
+    expect(await sendChecked(service.url, '/readyz')).toMatchObject({ status: 503, body: { error: 'missing env' } });
+  });
+
+  it('serves anyway with KINDGI_PACK_ENV_CHECK=warn, naming the missing names in info and the log', async () => {
+    const service = await context.start({ env: { ...withoutRequired(), KINDGI_PACK_ENV_CHECK: 'warn' } });
+    expect(await sendChecked(service.url, '/readyz')).toMatchObject({ status: 200 });
+    const call = await invoke(service, toolCall('conformance.echo', { message: 'hi' }));
+    expect(call.body).toMatchObject({ kind: 'result' });
+    const info = await sendChecked(service.url, '/v1/info', { headers: { 'kindgi-pack-token': service.token } });
+    expect(info.body).toMatchObject({ missingEnv: ['CONFORMANCE_REQUIRED'] });
+    const warned = await service.record((record) => eventOf(record) === 'missing-env');
+    expect(warned.names).toEqual(['CONFORMANCE_REQUIRED']);
+  });
+
+  it('drops undeclared variables before pack code loads, keeping KINDGI_* and platform names, logging names only', async () => {
+    const env = {
+      ...context.baseEnv(),
+      CONFORMANCE_OPTIONAL: 'optional-value',
+      CONFORMANCE_UNDECLARED: 'secret-value',
+      KINDGI_CONFORMANCE_SETTING: 'kept',
+      LC_CONFORMANCE: 'platform',
+    };
+    const service = await context.start({ env });
+    const reply = await invoke(service, toolCall('conformance.process-env', { names: NAMES }));
+    expect(reply.body).toEqual({
+      v: 2,
+      kind: 'result',
+      output: {
+        env: {
+          CONFORMANCE_REQUIRED: 'present',
+          CONFORMANCE_OPTIONAL: 'optional-value',
+          CONFORMANCE_UNDECLARED: null,
+          KINDGI_CONFORMANCE_SETTING: 'kept',
+          LC_CONFORMANCE: 'platform',
+        },
+      },
+    });
+    const dropped = await service.record((record) => eventOf(record) === 'env-dropped');
+    expect(dropped.names).toEqual(['CONFORMANCE_UNDECLARED']);
+    expect(JSON.stringify(service.records)).not.toContain('secret-value');
+  });
+
+  it('keeps every variable with KINDGI_PACK_ENV_FILTER=off', async () => {
+    const env = { ...context.baseEnv(), CONFORMANCE_UNDECLARED: 'kept-value', KINDGI_PACK_ENV_FILTER: 'off' };
+    const service = await context.start({ env });
+    const reply = await invoke(service, toolCall('conformance.process-env', { names: ['CONFORMANCE_UNDECLARED'] }));
+    expect(reply.body).toMatchObject({ output: { env: { CONFORMANCE_UNDECLARED: 'kept-value' } } });
+  });
+}

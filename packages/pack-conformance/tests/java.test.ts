@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, join } from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { createPackServiceClient, createPackServiceSupervisor } from '@kindgi/pack-service';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describePackServiceConformance, type IndexPins, PINS } from '../src/index.js';
+
+// The Java SDK (sdks/java/kindgi-pack) and the fixture pack written against it, built with Maven once
+// for the file; the service runs in its own JVM: `java -cp … com.kindgi.pack.Main serve`.
+const sdkPom = fileURLToPath(new URL('../../../sdks/java/kindgi-pack/pom.xml', import.meta.url));
+const javaPackDir = fileURLToPath(new URL('../fixtures/java-pack/', import.meta.url));
+const classpathFile = join(javaPackDir, 'target', 'classpath.txt');
+
+function mvn(args: string[]): void {
+  try {
+    execFileSync('mvn', ['-B', '-q', ...args], { stdio: 'pipe', encoding: 'utf8' });
+  } catch (cause) {
+    const failure = cause as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`mvn ${args.join(' ')} failed:\n${failure.stdout ?? ''}${failure.stderr ?? failure.message}`);
+  }
+}
+
+// The built classes and the SDK jar are copied to this run's own folder and the JVMs run from there, so
+// another build (another run of this file, `mvn install` of the SDK) can't change them under a service.
+const runDir = mkdtempSync(join(tmpdir(), 'kindgi-java-conformance-'));
+let classpath = '';
+function javaClasspath(): string {
+  if (!classpath) throw new Error('The Java fixture was not built (see the beforeAll failure)');
+  return classpath;
+}
+
+beforeAll(() => {
+  mvn(['-f', sdkPom, 'install', '-DskipTests']);
+  mvn([
+    '-f',
+    join(javaPackDir, 'pom.xml'),
+    'package',
+    'dependency:build-classpath',
+    `-Dmdep.outputFile=${classpathFile}`,
+    '-Dmdep.includeScope=runtime',
+  ]);
+  cpSync(join(javaPackDir, 'target', 'classes'), join(runDir, 'classes'), { recursive: true });
+  const deps = readFileSync(classpathFile, 'utf8')
+    .trim()
+    .split(delimiter)
+    .map((jar) => {
+      if (!basename(jar).startsWith('kindgi-pack-')) return jar;
+      const copy = join(runDir, basename(jar));
+      cpSync(jar, copy);
+      return copy;
+    });
+  classpath = [join(runDir, 'classes'), ...deps].join(delimiter);
+}, 600_000);
+
+afterAll(() => rmSync(runDir, { recursive: true, force: true }));
+
+function buildJavaFixtureIndex(outPath: string, pins: IndexPins): void {
+  execFileSync(
+    'java',
+    [
+      '-cp',
+      javaClasspath(),
+      'com.kindgi.pack.Main',
+      'index',
+      '--pack-dir',
+      javaPackDir,
+      '--output',
+      outPath,
+      '--artifact-version',
+      pins.artifactVersion,
+      '--published-at',
+      pins.publishedAt,
+      '--strict',
+    ],
+    { stdio: 'pipe' },
+  );
+}
+
+function javaCommand(): string[] {
+  return ['java', '-cp', javaClasspath(), 'com.kindgi.pack.Main', 'serve'];
+}
+
+describePackServiceConformance({
+  name: 'java',
+  packDir: javaPackDir,
+  buildIndex: buildJavaFixtureIndex,
+  get command() {
+    return javaCommand();
+  },
+});
+
+describe('java pack service under the supervisor', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('swaps between two versions of the code under load without losing a call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kindgi-java-supervisor-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const quiet = join(dir, 'index.json');
+    buildJavaFixtureIndex(quiet, PINS);
+    // The same index with conformance.echo served by the other class: a second version of the code.
+    const index = JSON.parse(readFileSync(quiet, 'utf8')) as { tools: Array<{ id: string; modulePath: string }> };
+    const echo = index.tools.find((tool) => tool.id === 'conformance.echo');
+    if (!echo) throw new Error('The fixture index has no conformance.echo');
+    echo.modulePath = 'src/main/java/conformance/swap/EchoLoud.java';
+    const loud = join(dir, 'index-loud.json');
+    writeFileSync(loud, JSON.stringify(index));
+
+    const supervisor = createPackServiceSupervisor({
+      command: javaCommand(),
+      moduleRoot: javaPackDir,
+      env: () => ({
+        PATH: process.env.PATH ?? '',
+        CONFORMANCE_REQUIRED: 'present',
+        KINDGI_PACK_SERVICE_MAX_CONCURRENCY: '512',
+      }),
+      restartBackoff: { initialMs: 50 },
+    });
+    cleanups.push(() => supervisor.close());
+    const front = await supervisor.listen();
+    const client = createPackServiceClient(front);
+    cleanups.push(() => client.close());
+    expect((await supervisor.start(quiet)).kind).toBe('ok');
+
+    const call = async (i: number): Promise<string> => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const reply = await client.invoke({
+          tool: 'conformance.echo',
+          input: { message: `call-${i}` },
+          ctx: { tenantId: 'load', runId: `run-${i}` },
+        });
+        if (reply.kind === 'ok') {
+          const message = reply.value;
+          if (message.kind !== 'result') return `wrong: ${JSON.stringify(message)}`;
+          const text = (message.output as { message: string }).message;
+          if (text === `call-${i}`) return 'quiet';
+          if (text === `CALL-${i}`) return 'loud';
+          return `wrong: ${text}`;
+        }
+        // 503: the call did not run (no child for a moment); the caller retries it.
+        if (reply.error.code !== 'pack-unavailable') return `wrong: ${JSON.stringify(reply.error)}`;
+        await wait(20);
+      }
+      return 'wrong: still unavailable';
+    };
+
+    const calls: Promise<string>[] = [];
+    let loading = true;
+    const load = (async () => {
+      while (loading) {
+        for (let n = 0; n < 5; n++) calls.push(call(calls.length));
+        await wait(10);
+      }
+    })();
+    const swaps: string[] = [];
+    for (const next of [loud, quiet, loud]) {
+      await wait(500);
+      swaps.push((await supervisor.start(next)).kind);
+    }
+    await wait(500);
+    loading = false;
+    await load;
+    const outcomes = await Promise.all(calls);
+    expect(swaps).toEqual(['ok', 'ok', 'ok']);
+    expect(outcomes.filter((o) => o.startsWith('wrong'))).toEqual([]);
+    expect(outcomes).toContain('quiet');
+    expect(outcomes).toContain('loud');
+    // The last swap put the loud code in front: the calls made after it are answered by it.
+    expect(outcomes[outcomes.length - 1]).toBe('loud');
+  }, 120_000);
+});

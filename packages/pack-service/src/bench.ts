@@ -1,0 +1,102 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+
+/** One load run against an HTTP JSON endpoint. */
+export interface BenchOptions {
+  /** The full URL to POST to (for a pack service: `http://127.0.0.1:<port>/v1/invoke`). */
+  url: string;
+  /** Sent as `kindgi-pack-token` when given. */
+  token?: string;
+  /** The request body (JSON text). */
+  body: string;
+  /** Keep-alive connections. Default 32. */
+  connections?: number;
+  /** Seconds of load. Default 10. */
+  durationSeconds?: number;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+}
+
+/** The figures of one run. Latencies are in milliseconds. */
+export interface BenchFigures {
+  requestsPerSecond: number;
+  totalRequests: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMaxMs: number;
+  /** Replies that were not 2xx, plus connection errors and timeouts. */
+  failures: number;
+}
+
+/**
+ * Drives an endpoint with autocannon: `connections` keep-alive connections POSTing `body` for
+ * `durationSeconds`. Any pack service (TypeScript, Java, Python) can be measured with it.
+ */
+export async function runPackBenchmark(options: BenchOptions): Promise<BenchFigures> {
+  const result = await autocannon({
+    url: options.url,
+    method: 'POST',
+    connections: options.connections ?? 32,
+    duration: options.durationSeconds ?? 10,
+    headers: {
+      'content-type': 'application/json',
+      ...(options.token !== undefined ? { 'kindgi-pack-token': options.token } : {}),
+      ...options.headers,
+    },
+    body: options.body,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    totalRequests: result.requests.total,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    latencyMaxMs: result.latency.max,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** A running baseline server. */
+export interface RawEchoServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The baseline: a minimal `node:http` server that reads a JSON body, parses it, and answers it
+ * re-serialised (the least work a JSON-over-HTTP service can do per call).
+ */
+export async function startRawEchoServer(port = 0, host = '127.0.0.1'): Promise<RawEchoServer> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: string;
+      try {
+        body = JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
+    });
+  });
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

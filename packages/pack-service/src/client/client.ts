@@ -1,0 +1,207 @@
+import {
+  type CallContext,
+  err,
+  ok,
+  PACK_PROTOCOL_VERSION,
+  type PackInfo,
+  type PackResponse,
+  type PackTransportError,
+  parsePackResponse,
+  type Result,
+  type RunTrace,
+  type ToolRef,
+} from '@kindgi/protocol';
+import { Agent, type Dispatcher } from 'undici';
+import { type RelayCall, type RelayResponse, relay } from '../relay/relay.js';
+
+/** Options shared by `invoke` and `check` (the `CallOptions` of `@kindgi/bindings`). */
+export interface PackCallOptions {
+  /** Sent as `kindgi-timeout-ms`: the service answers `deadline-exceeded` after it. */
+  deadlineMs?: number;
+  /** Aborting it closes the HTTP request, so the pack's `ctx.abortSignal` fires (`cancelled`). */
+  signal?: AbortSignal;
+  traceparent?: string;
+}
+
+/** A tool call: the `RunHandlerBinding` argument, a bare tool id also accepted. */
+export interface PackInvokeCall extends PackCallOptions {
+  tool: ToolRef | string;
+  input: unknown;
+  ctx: CallContext;
+}
+
+/** A guardrail check: the `RunCheckBinding` argument. */
+export interface PackCheckCall extends PackCallOptions {
+  check: { id: string } | string;
+  config: Record<string, unknown>;
+  trace: RunTrace;
+  /** Sent as `kindgi-run-id` (defaults to `trace.runId`). */
+  runId?: string;
+  requestId?: string;
+}
+
+export interface PackServiceClientOptions {
+  /** Base URL of a pack service or a supervisor's front. */
+  url: string;
+  token: string;
+  /** Connection pool; the client makes (and closes) its own keep-alive pool when absent. */
+  dispatcher?: Dispatcher;
+}
+
+/** A pack protocol v2 client. Its `invoke` and `check` are a runtime's `runHandler` / `runCheck` bindings. */
+export interface PackServiceClient {
+  invoke(call: PackInvokeCall): Promise<Result<PackResponse, PackTransportError>>;
+  check(call: PackCheckCall): Promise<Result<PackResponse, PackTransportError>>;
+  info(options?: { signal?: AbortSignal }): Promise<Result<PackInfo, PackTransportError>>;
+  /** Closes the client's own pool (a supplied dispatcher is left open). */
+  close(): Promise<void>;
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function bodyError(body: Buffer): string {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { error?: unknown };
+    if (typeof parsed.error === 'string') return parsed.error;
+  } catch {
+    // Not JSON: quote a bounded prefix of the text below.
+  }
+  const text = body.toString('utf8');
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** Maps a non-200 status to the transport error a caller acts on (retry, re-auth, give up). */
+function statusError(reply: RelayResponse): PackTransportError {
+  const reason = bodyError(reply.body);
+  const status = reply.status;
+  if (status === 503) {
+    const retryAfterMs = parseRetryAfter(reply.headers['retry-after']);
+    const error: PackTransportError = {
+      code: 'pack-unavailable',
+      message: `Pack service unavailable: ${reason}`,
+      status,
+    };
+    return retryAfterMs === undefined ? error : { ...error, retryAfterMs };
+  }
+  if (status === 401) return { code: 'pack-auth-failed', message: `Pack service refused the token: ${reason}`, status };
+  if (status === 502) {
+    return { code: 'pack-connection-failed', message: `The pack service died during the call: ${reason}`, status };
+  }
+  return { code: 'pack-bad-reply', message: `Pack service answered HTTP ${status}: ${reason}`, status };
+}
+
+async function send(
+  options: PackServiceClientOptions,
+  dispatcher: Dispatcher,
+  call: RelayCall,
+): Promise<Result<RelayResponse, PackTransportError>> {
+  const reply = await relay({ url: options.url, token: options.token, dispatcher }, call);
+  if (reply.kind === 'ok') {
+    return reply.value.status === 200 ? reply : err(statusError(reply.value));
+  }
+  const { code, message } = reply.error;
+  if (code === 'aborted') return err({ code: 'pack-call-aborted', message });
+  if (code === 'not-delivered') return err({ code: 'pack-unavailable', message });
+  return err({ code: 'pack-connection-failed', message });
+}
+
+function decode(reply: RelayResponse): Result<unknown, PackTransportError> {
+  try {
+    return ok(JSON.parse(reply.body.toString('utf8')));
+  } catch {
+    return err({
+      code: 'pack-bad-reply',
+      message: 'The pack service answered 200 with a body that is not JSON',
+      status: 200,
+    });
+  }
+}
+
+function asMessage(reply: RelayResponse): Result<PackResponse, PackTransportError> {
+  const decoded = decode(reply);
+  if (decoded.kind === 'err') return decoded;
+  const parsed = parsePackResponse(decoded.value);
+  if (parsed.kind === 'ok') return parsed;
+  return err({ code: 'pack-bad-reply', message: `Not a v2 response message: ${parsed.error.message}`, status: 200 });
+}
+
+function asInfo(reply: RelayResponse): Result<PackInfo, PackTransportError> {
+  const decoded = decode(reply);
+  if (decoded.kind === 'err') return decoded;
+  const info = decoded.value as Partial<PackInfo> | null;
+  if (
+    typeof info !== 'object' ||
+    info === null ||
+    info.protocol !== PACK_PROTOCOL_VERSION ||
+    typeof info.packId !== 'string' ||
+    !Array.isArray(info.tools) ||
+    !Array.isArray(info.checks)
+  ) {
+    return err({
+      code: 'pack-bad-reply',
+      message: 'The pack service answered /v1/info with no protocol 2 info',
+      status: 200,
+    });
+  }
+  return ok(info as PackInfo);
+}
+
+/**
+ * Creates a protocol v2 client over a keep-alive connection pool. Never throws: every call resolves to
+ * a v2 message or a `PackTransportError` saying whether the call may have run.
+ */
+export function createPackServiceClient(options: PackServiceClientOptions): PackServiceClient {
+  const ownPool = options.dispatcher === undefined;
+  const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 4_000, connections: 64 });
+  return {
+    async invoke(call) {
+      const tool = typeof call.tool === 'string' ? { id: call.tool } : call.tool;
+      const body = JSON.stringify({ v: PACK_PROTOCOL_VERSION, kind: 'invoke', tool, input: call.input, ctx: call.ctx });
+      const reply = await send(options, dispatcher, {
+        route: '/v1/invoke',
+        body,
+        deadlineMs: call.deadlineMs,
+        runId: call.ctx.runId,
+        requestId: call.ctx.requestId,
+        protocol: String(PACK_PROTOCOL_VERSION),
+        traceparent: call.traceparent,
+        signal: call.signal,
+      });
+      return reply.kind === 'ok' ? asMessage(reply.value) : reply;
+    },
+    async check(call) {
+      const check = typeof call.check === 'string' ? { id: call.check } : call.check;
+      const body = JSON.stringify({
+        v: PACK_PROTOCOL_VERSION,
+        kind: 'check-invoke',
+        check,
+        config: call.config,
+        trace: call.trace,
+      });
+      const reply = await send(options, dispatcher, {
+        route: '/v1/invoke',
+        body,
+        deadlineMs: call.deadlineMs,
+        runId: call.runId ?? call.trace.runId,
+        requestId: call.requestId,
+        protocol: String(PACK_PROTOCOL_VERSION),
+        traceparent: call.traceparent,
+        signal: call.signal,
+      });
+      return reply.kind === 'ok' ? asMessage(reply.value) : reply;
+    },
+    async info(infoOptions) {
+      const reply = await send(options, dispatcher, { route: '/v1/info', signal: infoOptions?.signal });
+      return reply.kind === 'ok' ? asInfo(reply.value) : reply;
+    },
+    async close() {
+      if (ownPool) await dispatcher.close();
+    },
+  };
+}

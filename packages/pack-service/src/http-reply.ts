@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The content type of every reply. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Writes a JSON reply in one piece. A reply on a closed socket is dropped. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    'content-type': JSON_CONTENT_TYPE,
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
+  res.end(body);
+}
+
+/** A transport-level reply: `{"error": …}` plus any extra fields. */
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, JSON.stringify({ error, ...extra }), headers);
+}
+
+/** How reading a request body ended. */
+export type BodyOutcome = { kind: 'ok'; text: string } | { kind: 'too-large'; bytes: number } | { kind: 'aborted' };
+
+/**
+ * Reads a request body to its end. Past `limit` bytes it keeps reading but stops keeping, so the caller
+ * gets a clean 413 on a connection that stays usable.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let done = false;
+    const finish = (outcome: BodyOutcome): void => {
+      if (done) return;
+      done = true;
+      resolve(outcome);
+    };
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= limit) chunks.push(chunk);
+      else chunks.length = 0;
+    });
+    req.on('end', () => {
+      if (bytes > limit) finish({ kind: 'too-large', bytes });
+      else finish({ kind: 'ok', text: Buffer.concat(chunks, bytes).toString('utf8') });
+    });
+    req.on('error', () => finish({ kind: 'aborted' }));
+    req.on('close', () => {
+      if (!req.complete) finish({ kind: 'aborted' });
+    });
+  });
+}

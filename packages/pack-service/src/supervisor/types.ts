@@ -1,0 +1,78 @@
+import type { ServiceRecord } from './service-event.js';
+
+/** The child's argv (program first), or a function producing it, called before every start. */
+export type SupervisorCommand = readonly string[] | (() => readonly string[] | Promise<readonly string[]>);
+
+/** Restart delays for a child that exits on its own: `initialMs * factor^(attempt-1)`, capped at `maxMs`. */
+export interface RestartBackoff {
+  initialMs?: number;
+  maxMs?: number;
+  factor?: number;
+}
+
+export interface PackServiceSupervisorOptions {
+  /** Any pack service keeping the process contract; `--index`, `--module-root` and `--host` are appended. */
+  command: SupervisorCommand;
+  /** Passed as `--module-root`: where the index's module paths resolve. */
+  moduleRoot: string;
+  /** The child's environment (called before every start); the token, `PORT=0` and JSON logs are added. */
+  env: () => Record<string, string | undefined>;
+  /** The child's working directory. */
+  cwd?: string;
+  /** The session token; generated (24 random bytes, base64url) when absent. Must match `^[A-Za-z0-9_-]{32,}$`. */
+  token?: string;
+  /** The front's address: `127.0.0.1` unless given. */
+  host?: string;
+  /** The front's port: any free one (0) unless given. */
+  port?: number;
+  /** Every structured record a child writes on stderr. */
+  onLog?: (record: ServiceRecord) => void;
+  /** Every other line a child writes (pack code's console output, tracebacks). */
+  onOutput?: (line: string, stream: 'stdout' | 'stderr', pid: number) => void;
+  /** The supervisor's own lifecycle. */
+  onEvent?: (event: SupervisorEvent) => void;
+  restartBackoff?: RestartBackoff;
+  /** A child that neither listens nor exits within this is killed and the start fails (default 60 s). */
+  bootTimeoutMs?: number;
+  /** How long a replaced child may finish its in-flight calls before SIGTERM (default 30 s). */
+  drainMs?: number;
+  /** How long after SIGTERM before SIGKILL (default 10 s: the service itself drains for up to 8 s). */
+  killAfterMs?: number;
+}
+
+/** What the supervisor did, for logs and tests. */
+export type SupervisorEvent =
+  | { kind: 'front-listening'; url: string }
+  | { kind: 'child-spawned'; pid: number; indexPath: string; reason: 'start' | 'restart' }
+  | { kind: 'child-serving'; pid: number; port: number; replaced?: number }
+  | { kind: 'boot-failed'; pid?: number; problems: string[]; exitCode: number | null; signal: string | null }
+  | { kind: 'child-retiring'; pid: number }
+  | { kind: 'child-exited'; pid: number; exitCode: number | null; signal: string | null; expected: boolean }
+  | { kind: 'restart-scheduled'; attempt: number; delayMs: number }
+  | { kind: 'stopped' }
+  | { kind: 'closed' };
+
+/** Why a start did not produce a serving child (the previous child, if any, keeps serving). */
+export interface SupervisorStartError {
+  code: 'boot-failed' | 'boot-timeout' | 'spawn-failed' | 'command-invalid' | 'stopped';
+  message: string;
+  /** The child's own account (`boot-failed` / `config-invalid` records). */
+  problems: string[];
+  exitCode: number | null;
+  signal: string | null;
+  /** The child's last non-record output lines (a traceback, a runtime's error). */
+  output: string[];
+}
+
+/** The child that now serves. */
+export interface SupervisorStarted {
+  pid: number;
+  /** The child's own port on 127.0.0.1 (callers should use the front). */
+  port: number;
+}
+
+/** The front's address and session token: stable for the supervisor's whole life. */
+export interface SupervisorFront {
+  url: string;
+  token: string;
+}

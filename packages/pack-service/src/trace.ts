@@ -1,0 +1,42 @@
+import { randomFillSync } from 'node:crypto';
+
+/** The ids a call record carries: the caller's trace and a fresh span for this call. */
+export interface CallTrace {
+  traceId: string;
+  spanId: string;
+  /** The caller's span, when a valid `traceparent` named one. */
+  parentSpanId?: string;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const ZERO_TRACE = '0'.repeat(32);
+const ZERO_SPAN = '0'.repeat(16);
+
+// Ids are drawn from a pooled buffer refilled 4 KiB at a time: one crypto call per ~170 calls
+// instead of two per call, on the hot path of every invoke.
+const pool = Buffer.alloc(4096);
+let offset = pool.length;
+
+function randomHex(bytes: number): string {
+  if (offset + bytes > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const hex = pool.toString('hex', offset, offset + bytes);
+  offset += bytes;
+  return hex;
+}
+
+/**
+ * Reads a W3C `traceparent`: a valid one gives the trace id and the parent span; anything else starts
+ * a new trace. The call always gets a fresh span id.
+ */
+export function callTrace(traceparent: string | string[] | undefined): CallTrace {
+  const spanId = randomHex(8);
+  const value = Array.isArray(traceparent) ? traceparent[0] : traceparent;
+  const match = value ? TRACEPARENT.exec(value.trim().toLowerCase()) : null;
+  if (match && match[1] !== 'ff' && match[2] !== ZERO_TRACE && match[3] !== ZERO_SPAN) {
+    return { traceId: match[2] as string, spanId, parentSpanId: match[3] as string };
+  }
+  return { traceId: randomHex(16), spanId };
+}

@@ -1,0 +1,133 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  api,
+  cleanupTempDirs,
+  EXAMPLE_PACK_DIR,
+  makeTempDir,
+  REPO_ROOT,
+  type RunningServer,
+  readCredentials,
+  startServer,
+  stopAllServers,
+} from './harness.js';
+
+const run = promisify(execFile);
+const README = join(REPO_ROOT, 'README.md');
+const README_URL = 'http://127.0.0.1:8787';
+
+/** The first `sh` block under the README's "## Try it" heading. */
+function tryItBlock(markdown: string): string {
+  const section = markdown.split(/^## Try it\s*$/m)[1];
+  if (section === undefined) throw new Error('README.md has no "## Try it" section');
+  const block = /^```sh\n([\s\S]*?)^```$/m.exec(section.split(/^## /m)[0] ?? '');
+  if (!block?.[1]) throw new Error('the "## Try it" section has no ```sh block');
+  return block[1];
+}
+
+/** The committed example config with only what a test must change: a temp dataDir, port 0, absolute pack dirs. */
+function exampleConfig(dataDir: string): Record<string, unknown> {
+  const committed = JSON.parse(readFileSync(join(EXAMPLE_PACK_DIR, 'kindgi.server.json'), 'utf8')) as {
+    packs?: { dir: string }[];
+  };
+  return {
+    ...committed,
+    port: 0,
+    dataDir,
+    packs: (committed.packs ?? []).map((pack) => ({ ...pack, dir: resolve(EXAMPLE_PACK_DIR, pack.dir) })),
+  };
+}
+
+/** The test runner's environment without AWS settings that would change what the CLI does. */
+function shellEnv(home: string, path: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('AWS_') && !name.startsWith('KINDGI_') && value !== undefined) env[name] = value;
+  }
+  return { ...env, HOME: home, PATH: path };
+}
+
+/** PATH as it is when `aws` on it works, else with /usr/bin (Debian's awscli) first. */
+async function pathWithWorkingAws(home: string): Promise<string> {
+  const path = process.env.PATH ?? '/usr/bin:/bin';
+  try {
+    await run('aws', ['--version'], { env: shellEnv(home, path) });
+    return path;
+  } catch {
+    return `/usr/bin:${path}`;
+  }
+}
+
+describe("the README's Try it examples", () => {
+  let root: string;
+  let cwd: string;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    root = makeTempDir('readme');
+    cwd = join(root, 'repo');
+    mkdirSync(cwd, { recursive: true });
+    copyFileSync(README, join(cwd, 'README.md'));
+    // dataDir is the shell's ./.kindgi, as with `pnpm start` from the repository's folder.
+    const configPath = join(root, 'kindgi.server.json');
+    writeFileSync(configPath, JSON.stringify(exampleConfig(join(cwd, '.kindgi')), null, 2));
+    server = await startServer(configPath);
+  });
+
+  afterAll(async () => {
+    await stopAllServers();
+    cleanupTempDirs();
+  });
+
+  it('work as written against a started server', async () => {
+    const home = join(root, 'home');
+    mkdirSync(home, { recursive: true });
+    const markdown = readFileSync(README, 'utf8');
+    const block = tryItBlock(markdown);
+    expect(block).toContain(README_URL);
+    const script = join(root, 'try-it.sh');
+    writeFileSync(script, block.replaceAll(README_URL, server.url));
+
+    const { stdout } = await run('bash', ['-euo', 'pipefail', script], {
+      cwd,
+      env: shellEnv(home, await pathWithWorkingAws(home)),
+      maxBuffer: 16 * 1024 * 1024,
+    });
+
+    // curl prints the tool's answer without a newline; the run's stream follows it directly.
+    const citation = '{"output":{"citation":"[Brown v. Board, p. 483]"}}';
+    expect(stdout.startsWith(citation)).toBe(true);
+    const uploadAt = stdout.indexOf('upload: ./README.md to s3://artifacts/docs/README.md');
+    expect(uploadAt).toBeGreaterThan(0);
+    const stream = stdout.slice(citation.length, uploadAt);
+    const events = [...stream.matchAll(/^event: (.+)$/gm)].map((match) => match[1]);
+    expect(events).toEqual(['run.started', 'run.completed']);
+    const data = [...stream.matchAll(/^data: (.+)$/gm)].map((match) => JSON.parse(match[1] ?? '{}'));
+    expect(data.at(-1)).toMatchObject({ status: 'completed', output: { stepsCompleted: 3 } });
+    const head = markdown.split('\n').slice(0, 3).join('\n');
+    expect(stdout.endsWith(`${head}\n`)).toBe(true);
+
+    // The upload really went through the server: the listing shows it with the README's size.
+    const { token } = readCredentials(join(cwd, '.kindgi'));
+    const listed = await api(server.url, token, 'GET', '/v1/artifacts?limit=100');
+    const entry = (listed.body as { data: { key: string; size: number }[] }).data.find(
+      (item) => item.key === 'docs/README.md',
+    );
+    expect(entry?.size).toBe(Buffer.byteLength(markdown));
+  }, 90_000);
+
+  it('names a docs page and an OpenAPI document that the server serves', async () => {
+    const markdown = readFileSync(README, 'utf8');
+    expect(markdown).toContain(`<${README_URL}/docs>`);
+    expect(markdown).toContain('`/v1/openapi.json`');
+    const docs = await fetch(`${server.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/text\/html/);
+    const openapi = await fetch(`${server.url}/v1/openapi.json`);
+    expect(openapi.status).toBe(200);
+    expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+  });
+});

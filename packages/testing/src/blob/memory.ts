@@ -1,0 +1,252 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  ARTIFACTS_BUCKET,
+  type BlobError,
+  type BlobMeta,
+  type BlobPutInput,
+  type BlobReadResult,
+  type BlobStorageBinding,
+  type ByteRange,
+  buildMeta,
+  checkAddress,
+  checkCompletion,
+  clampListLimit,
+  consumeBody,
+  decodeListCursor,
+  encodeListCursor,
+  isPartNumber,
+  listByPrefixOver,
+  matchesFilter,
+  metaInputFromInit,
+  multipartEtag,
+  nameFromKey,
+  normalizeEtag,
+  type PartInfo,
+} from '@kindgi/bindings';
+import { err, ok, type Result } from '@kindgi/protocol';
+import { type KeyIndex, type MemoryUpload, type StoredBlob, TenantState } from './memory-state.js';
+
+const CHUNK = 64 * 1024;
+
+function streamOf(bytes: Buffer): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.length) {
+        controller.close();
+        return;
+      }
+      // A copy, so a consumer that mutates chunks cannot change what is stored.
+      controller.enqueue(new Uint8Array(bytes.subarray(offset, offset + CHUNK)));
+      offset += CHUNK;
+    },
+  });
+}
+
+function read(blob: StoredBlob, range: ByteRange | undefined): BlobReadResult {
+  const meta = structuredClone(blob.meta);
+  if (range === undefined) return { meta, stream: streamOf(blob.bytes) };
+  const start = Math.max(0, range.start);
+  const end = Math.min(range.end, blob.bytes.length - 1);
+  return { meta, stream: streamOf(end >= start ? blob.bytes.subarray(start, end + 1) : Buffer.alloc(0)) };
+}
+
+function notFound(ref: { blobId?: string; bucket?: string; key?: string }): { kind: 'err'; error: BlobError } {
+  const what = ref.blobId !== undefined ? `blob ${ref.blobId}` : `key ${JSON.stringify(ref.key)} in ${ref.bucket}`;
+  return err({ code: 'blob-not-found', message: `${what} does not exist`, ...ref });
+}
+
+function preconditionHolds(current: BlobMeta | undefined, input: BlobPutInput): boolean {
+  if (input.ifNoneMatch === '*' && current !== undefined) return false;
+  if (input.ifMatch !== undefined && (current === undefined || normalizeEtag(input.ifMatch) !== current.etag)) {
+    return false;
+  }
+  return true;
+}
+
+const PRECONDITION: BlobError = {
+  code: 'precondition-failed',
+  message: 'the precondition on the current object failed',
+};
+
+/**
+ * A `BlobStorageBinding` held in memory: correct for development and tests, gone when the process ends.
+ * Bodies are read chunk by chunk and hashed as they stream; nothing becomes visible until every check passed.
+ */
+export function createInMemoryBlobStorage(): BlobStorageBinding {
+  const tenants = new Map<string, TenantState>();
+  let sequence = 0;
+  const tenant = (tenantId: string): TenantState => {
+    let state = tenants.get(tenantId);
+    if (state === undefined) {
+      state = new TenantState();
+      tenants.set(tenantId, state);
+    }
+    return state;
+  };
+
+  async function write(
+    tenantId: string,
+    bucket: string,
+    key: string | undefined,
+    input: BlobPutInput,
+  ): Promise<Result<BlobMeta, BlobError>> {
+    const state = tenant(tenantId);
+    const blobId = randomUUID();
+    const address = key ?? blobId;
+    const checked = checkAddress(bucket, address);
+    if (checked.kind === 'err') return checked;
+    if (!preconditionHolds(state.at(bucket, address)?.meta, input)) return err(PRECONDITION);
+    const chunks: Buffer[] = [];
+    const body = await consumeBody(input.bytes, (chunk) => void chunks.push(Buffer.from(chunk)), input);
+    if (body.kind === 'err') return body;
+    // Checked again at commit: the body may have streamed for a long time, and this commit is synchronous.
+    if (!preconditionHolds(state.at(bucket, address)?.meta, input)) return err(PRECONDITION);
+    const meta = buildMeta({ blobId, tenantId, bucket, key: address }, input, {
+      size: body.value.size,
+      hash: body.value.sha256,
+      etag: body.value.md5,
+      createdAt: new Date().toISOString(),
+    });
+    state.store({ meta, bytes: Buffer.concat(chunks), sequence: ++sequence });
+    return ok(structuredClone(meta));
+  }
+
+  function upload(tenantId: string, bucket: string, key: string, uploadId: string): Result<MemoryUpload, BlobError> {
+    const found = tenant(tenantId).uploads.get(uploadId);
+    if (found === undefined || found.bucket !== bucket || found.key !== key) {
+      return err({ code: 'upload-not-found', message: `upload ${uploadId} does not exist`, uploadId });
+    }
+    return ok(found);
+  }
+
+  return {
+    put: (tenantId, input) => write(tenantId, ARTIFACTS_BUCKET, undefined, input),
+    putByKey: (tenantId, bucket, key, input) => write(tenantId, bucket, key, input),
+
+    async get(tenantId, blobId, options) {
+      const blob = tenant(tenantId).byId.get(blobId);
+      return blob === undefined ? notFound({ blobId }) : ok(read(blob, options?.range));
+    },
+    async head(tenantId, blobId) {
+      const blob = tenant(tenantId).byId.get(blobId);
+      return ok(blob === undefined ? null : structuredClone(blob.meta));
+    },
+    async getByKey(tenantId, bucket, key, options) {
+      const blob = tenant(tenantId).at(bucket, key);
+      return blob === undefined ? notFound({ bucket, key }) : ok(read(blob, options?.range));
+    },
+    async headByKey(tenantId, bucket, key) {
+      const blob = tenant(tenantId).at(bucket, key);
+      return ok(blob === undefined ? null : structuredClone(blob.meta));
+    },
+    async delete(tenantId, blobId) {
+      return ok({ deleted: tenant(tenantId).remove(blobId) });
+    },
+    async deleteByKey(tenantId, bucket, key) {
+      const state = tenant(tenantId);
+      const blob = state.at(bucket, key);
+      return ok({ deleted: blob !== undefined && state.remove(blob.meta.blobId) });
+    },
+
+    async list(tenantId, filter, cursor, limit) {
+      let below = Number.POSITIVE_INFINITY;
+      if (cursor !== undefined) {
+        const decoded = decodeListCursor(cursor);
+        if (decoded === undefined) return err({ code: 'invalid-key', message: 'the list cursor is not valid' });
+        below = decoded;
+      }
+      const size = clampListLimit(limit);
+      const newestFirst = [...tenant(tenantId).byId.values()]
+        .filter((blob) => blob.sequence < below && matchesFilter(blob.meta, filter))
+        .sort((a, b) => b.sequence - a.sequence);
+      const page = newestFirst.slice(0, size);
+      const last = page.at(-1);
+      const data = page.map((blob) => structuredClone(blob.meta));
+      return ok(
+        newestFirst.length > size && last !== undefined
+          ? { data, nextCursor: encodeListCursor(last.sequence) }
+          : { data },
+      );
+    },
+
+    async listByPrefix(tenantId, bucket, input) {
+      const index: KeyIndex | undefined = tenant(tenantId).buckets.get(bucket);
+      const page = listByPrefixOver((bound) => index?.first(bound), input);
+      if (page.kind === 'err') return page;
+      const { nextContinuationToken, ...rest } = page.value;
+      const contents = rest.contents.map((entry) => structuredClone(entry.blob.meta));
+      return ok({ ...rest, contents, ...(nextContinuationToken !== undefined ? { nextContinuationToken } : {}) });
+    },
+
+    async initiateMultipartUpload(tenantId, bucket, key, input) {
+      const checked = checkAddress(bucket, key);
+      if (checked.kind === 'err') return checked;
+      const uploadId = randomUUID();
+      tenant(tenantId).uploads.set(uploadId, { uploadId, bucket, key, init: structuredClone(input), parts: new Map() });
+      return ok({ uploadId });
+    },
+
+    async uploadPart(tenantId, bucket, key, uploadId, partNumber, input) {
+      const found = upload(tenantId, bucket, key, uploadId);
+      if (found.kind === 'err') return found;
+      if (!isPartNumber(partNumber)) {
+        return err({ code: 'invalid-part', message: `part number ${partNumber} is not in 1..10000`, partNumber });
+      }
+      const chunks: Buffer[] = [];
+      const body = await consumeBody(input.bytes, (chunk) => void chunks.push(Buffer.from(chunk)), input);
+      if (body.kind === 'err') return body;
+      // The upload may have been completed or aborted while this part streamed.
+      const still = upload(tenantId, bucket, key, uploadId);
+      if (still.kind === 'err') return still;
+      const part = { bytes: Buffer.concat(chunks), etag: body.value.md5, size: body.value.size };
+      still.value.parts.set(partNumber, { ...part, lastModified: new Date().toISOString() });
+      return ok({ etag: part.etag, size: part.size });
+    },
+
+    async completeMultipartUpload(tenantId, bucket, key, uploadId, parts) {
+      const found = upload(tenantId, bucket, key, uploadId);
+      if (found.kind === 'err') return found;
+      const stored = found.value.parts;
+      const checked = checkCompletion(parts, (n) => stored.get(n));
+      if (checked.kind === 'err') return checked;
+      const chosen = parts.map((part) => stored.get(part.partNumber)!);
+      const bytes = Buffer.concat(chosen.map((part) => part.bytes));
+      const meta = buildMeta(
+        { blobId: randomUUID(), tenantId, bucket, key },
+        metaInputFromInit(found.value.init, nameFromKey(key)),
+        {
+          size: bytes.length,
+          hash: createHash('sha256').update(bytes).digest('hex'),
+          etag: multipartEtag(chosen.map((part) => part.etag)),
+          createdAt: new Date().toISOString(),
+        },
+      );
+      const state = tenant(tenantId);
+      state.uploads.delete(uploadId);
+      state.store({ meta, bytes, sequence: ++sequence });
+      return ok(structuredClone(meta));
+    },
+
+    async abortMultipartUpload(tenantId, bucket, key, uploadId) {
+      const found = upload(tenantId, bucket, key, uploadId);
+      if (found.kind === 'err') return found;
+      tenant(tenantId).uploads.delete(uploadId);
+      return ok({ aborted: true as const });
+    },
+
+    async listParts(tenantId, bucket, key, uploadId) {
+      const found = upload(tenantId, bucket, key, uploadId);
+      if (found.kind === 'err') return found;
+      const parts: PartInfo[] = [...found.value.parts.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([partNumber, part]) => ({
+          partNumber,
+          etag: part.etag,
+          size: part.size,
+          lastModified: part.lastModified,
+        }));
+      return ok({ parts, contentType: found.value.init.contentType });
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { createInMemoryBlobStorage, describeBlobStorageContract } from '../src/index.js';
+
+describeBlobStorageContract('in-memory', () => ({ storage: createInMemoryBlobStorage() }));

@@ -1,0 +1,180 @@
+// The Java pack service's echo tool driven exactly as the TypeScript service's benchmark drives its own
+// (packages/pack-service: same body, schemas, connections, durations, autocannon driver), both services
+// in the same run, rounds alternating so a load swing on the shared machine hits both.
+//
+//   pnpm --filter @kindgi/pack-service build && node sdks/java/kindgi-pack/bench/bench.mjs
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const sdkDir = fileURLToPath(new URL('..', import.meta.url));
+const serviceDist = fileURLToPath(new URL('../../../../packages/pack-service/dist/', import.meta.url));
+const { runPackBenchmark } = await import(join(serviceDist, 'bench.js'));
+
+const TOKEN = 'bench-token-0123456789abcdef';
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const message = {
+  type: 'object',
+  properties: {
+    message: { type: 'string', minLength: 1 },
+    count: { type: 'integer', minimum: 0 },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['message'],
+  additionalProperties: false,
+};
+const body = JSON.stringify({
+  v: 2,
+  kind: 'invoke',
+  tool: { id: 'bench.echo' },
+  input: { message: 'hello pack service', count: 3, tags: ['a', 'b', 'c'] },
+  ctx: { tenantId: 't', runId: 'r' },
+});
+
+function index(modulePath) {
+  return {
+    v: 1,
+    packId: 'bench',
+    packVersion: '1.0.0',
+    artifactVersion: '20260101.1',
+    publishedAt: '2026-01-01T00:00:00.000Z',
+    tools: [{ id: 'bench.echo', input: message, output: message, modulePath }],
+    guardrails: [],
+    agents: [],
+    flows: [],
+  };
+}
+
+function writePacks(dir) {
+  const node = join(dir, 'node');
+  mkdirSync(join(node, 'tools'), { recursive: true });
+  writeFileSync(join(node, 'tools', 'echo.mjs'), 'export default function echo(input) { return input; }\n');
+  writeFileSync(join(node, 'index.json'), JSON.stringify(index('tools/echo.mjs')));
+  execFileSync(
+    'mvn',
+    [
+      '-B',
+      '-q',
+      '-f',
+      join(sdkDir, 'pom.xml'),
+      'compile',
+      'dependency:build-classpath',
+      '-Dmdep.outputFile=target/classpath.txt',
+      '-Dmdep.includeScope=runtime',
+    ],
+    { stdio: 'inherit' },
+  );
+  const classpath = [
+    join(sdkDir, 'target', 'classes'),
+    readFileSync(join(sdkDir, 'target', 'classpath.txt'), 'utf8').trim(),
+  ].join(delimiter);
+  const java = join(dir, 'java');
+  execFileSync(
+    'javac',
+    [
+      '-cp',
+      classpath,
+      '-d',
+      join(java, 'target', 'classes'),
+      join(sdkDir, 'bench', 'pack', 'src', 'main', 'java', 'bench', 'tools', 'Echo.java'),
+    ],
+    { stdio: 'inherit' },
+  );
+  writeFileSync(join(java, 'index.json'), JSON.stringify(index('src/main/java/bench/tools/Echo.java')));
+  return { node, java, classpath };
+}
+
+function startService(command, args, env) {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.resume();
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      try {
+        const record = JSON.parse(line);
+        if (record.event === 'listening') resolve({ child, port: record.port });
+      } catch {
+        // Not a record.
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before listening`)));
+  });
+}
+
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return `${Math.round(kb('VmRSS') / 1024)} / ${Math.round(kb('VmHWM') / 1024)} MB`;
+}
+
+const row = (round, name, f) =>
+  `| ${round} | ${name} | ${Math.round(f.requestsPerSecond)} | ${f.latencyP50Ms} | ${f.latencyP99Ms} | ${f.latencyMaxMs} | ${f.failures} |`;
+
+const dir = mkdtempSync(join(tmpdir(), 'kindgi-java-bench-'));
+const children = [];
+try {
+  const packs = writePacks(dir);
+  const env = {
+    PATH: process.env.PATH,
+    PORT: '0',
+    KINDGI_PACK_SERVICE_TOKEN: TOKEN,
+    KINDGI_LOG_FORMAT: 'json',
+    KINDGI_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  };
+  const ts = await startService(
+    process.execPath,
+    [join(serviceDist, 'main.js'), '--index', join(packs.node, 'index.json'), '--host', '127.0.0.1'],
+    env,
+  );
+  children.push(ts.child);
+  const java = await startService(
+    'java',
+    [
+      '-cp',
+      packs.classpath,
+      'com.kindgi.pack.Main',
+      'serve',
+      '--index',
+      join(packs.java, 'index.json'),
+      '--host',
+      '127.0.0.1',
+    ],
+    env,
+  );
+  children.push(java.child);
+  const targets = [
+    ['TypeScript pack service echo tool', `http://127.0.0.1:${ts.port}/v1/invoke`],
+    ['Java pack service echo tool', `http://127.0.0.1:${java.port}/v1/invoke`],
+  ];
+  // Warm both (JIT, validator compile, connection setup) before measuring.
+  for (const [, url] of targets) await runPackBenchmark({ url, token: TOKEN, body, connections, durationSeconds: 3 });
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const figures = [];
+    for (const [, url] of targets)
+      figures.push(await runPackBenchmark({ url, token: TOKEN, body, connections, durationSeconds: duration }));
+    rounds.push(figures);
+  }
+  console.log(
+    `Pack service benchmark (TypeScript vs Java), ${new Date().toISOString()}, ${connections} connections, ${ROUNDS} rounds of ${duration} s per target`,
+  );
+  console.log('');
+  console.log('| round | target | req/s | p50 ms | p99 ms | max ms | failures |');
+  console.log('|---|---|---|---|---|---|---|');
+  rounds.forEach((figures, i) => {
+    for (const [t, f] of figures.entries()) console.log(row(`${i + 1}`, targets[t][0], f));
+  });
+  console.log('');
+  console.log(`RSS / peak RSS after the runs: TypeScript ${memory(ts.child.pid)}, Java ${memory(java.child.pid)}`);
+  console.log(
+    `throughput ratio (Java / TypeScript) per round: ${rounds.map(([t, j]) => (j.requestsPerSecond / t.requestsPerSecond).toFixed(2)).join(', ')}`,
+  );
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
