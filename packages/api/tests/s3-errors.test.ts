@@ -295,6 +295,20 @@ describe('more S3 error semantics', () => {
     expectError(bad, 400, 'MalformedXML');
   });
 
+  it('400 InvalidRequest for an algorithm without its checksum, or a trailer together with a checksum header', async () => {
+    const lonely = await put('alg', 'x', {
+      headers: { 'content-length': '1', 'x-amz-sdk-checksum-algorithm': 'CRC32' },
+      sign: ['content-length', 'x-amz-sdk-checksum-algorithm'],
+    });
+    expectError(lonely, 400, 'InvalidRequest');
+    const both = await put('alg', 'x', {
+      payloadHash: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+      headers: { 'content-length': '1', 'x-amz-trailer': 'x-amz-checksum-crc32', 'x-amz-checksum-crc32': 'AAAAAA==' },
+      sign: ['content-length'],
+    });
+    expectError(both, 400, 'InvalidRequest');
+  });
+
   it('400 KeyTooLongError for a key over 1024 bytes', async () => {
     expectError(await put('k'.repeat(1025), 'x'), 400, 'KeyTooLongError');
   });

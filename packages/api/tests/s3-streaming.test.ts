@@ -282,6 +282,34 @@ describe('reads and listings', () => {
     }
   });
 
+  it('keeps UTF-8 x-amz-meta-* values (sent as raw bytes) and lowercases their names', async () => {
+    const latin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    const headers = { 'x-amz-meta-Title': latin1('ünï cødé 日本'), 'content-language': 'de' };
+    const put = await rawS3(server, {
+      method: 'PUT',
+      path: `/s3/${BUCKET}/meta`,
+      body: 'x',
+      headers,
+      sign: ['x-amz-meta-title'],
+    });
+    expect(put.status).toBe(200);
+    const head = await rawS3(server, { method: 'HEAD', path: `/s3/${BUCKET}/meta` });
+    expect(Buffer.from(head.headers.get('x-amz-meta-title') ?? '', 'latin1').toString('utf8')).toBe('ünï cødé 日本');
+    expect(head.headers.get('content-language')).toBe('de');
+  });
+
+  it('an empty object: stored, read back empty, any range on it unsatisfiable', async () => {
+    const put = await rawS3(server, { method: 'PUT', path: `/s3/${BUCKET}/empty`, body: '' });
+    expect(put.headers.get('etag')).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
+    const got = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}/empty` });
+    expect({ status: got.status, length: got.body.length }).toEqual({ status: 200, length: 0 });
+    const ranged = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}/empty`, headers: { range: 'bytes=0-' } });
+    expect({ status: ranged.status, range: ranged.headers.get('content-range') }).toEqual({
+      status: 416,
+      range: 'bytes */0',
+    });
+  });
+
   it('versionId=null addresses the current object; encoding-type=url, max-keys=0 and fetch-owner', async () => {
     await rawS3(server, { method: 'PUT', path: `/s3/${BUCKET}/enc/a%20b%2Bc%25.txt`, body: 'x' });
     expect(

@@ -5,6 +5,12 @@ import { type DatabaseSource, type KindgiDatabase, resolveDatabase } from './dat
 /** A `RunStore` whose runs and journals survive restarts; `close()` closes a database it opened. */
 export interface SqliteRunStore extends RunStore {
   readonly database: KindgiDatabase;
+  /**
+   * Fails every run still `queued` or `running` as `run-interrupted`, journaling `run.failed` so stream
+   * followers end. Call it when a process takes over the data directory: the process that was executing
+   * those runs is gone (the directory is locked to one process), so none will ever finish.
+   */
+  failInterruptedRuns(message?: string): Result<RunRecord[], RunStoreError>;
   close(): void;
 }
 
@@ -113,8 +119,27 @@ export function createSqliteRunStore(source: DatabaseSource): SqliteRunStore {
     return stored;
   });
 
+  const selectActive = db.prepare<[], { tenant_id: string; run_id: string }>(
+    "SELECT tenant_id, run_id FROM runs WHERE status IN ('queued', 'running') ORDER BY seq",
+  );
+  const failInterrupted = db.transaction((message: string) =>
+    selectActive.all().map(({ tenant_id: tenantId, run_id: runId }) => {
+      const at = new Date().toISOString();
+      const failed = update(tenantId, runId, {
+        status: 'failed',
+        finishedAt: at,
+        error: { code: 'run-interrupted', message },
+      });
+      append(tenantId, runId, { kind: 'run.failed', data: failed });
+      return failed;
+    }),
+  );
+
   return {
     database: db,
+    failInterruptedRuns(message = 'The server stopped while the run was running; it may have partly run.') {
+      return attempt(() => failInterrupted.immediate(message));
+    },
     close() {
       if (owned) db.close();
     },

@@ -128,3 +128,29 @@ it('concurrent appends get distinct consecutive sequence numbers', async () => {
     store.close();
   }
 });
+
+it('fails the runs a previous process left unfinished, journaling run.failed', async () => {
+  const dataDir = freshDir();
+  const before = createSqliteRunStore(dataDir);
+  value(await before.create(run('queued-run')));
+  value(await before.create(run('running-run', 'tool.a', 't2')));
+  value(await before.update('t2', 'running-run', { status: 'running' }));
+  value(await before.create(run('done-run')));
+  value(await before.update('t1', 'done-run', { status: 'completed', output: 1 }));
+  before.close();
+
+  const after = createSqliteRunStore(dataDir);
+  try {
+    const failed = value(after.failInterruptedRuns());
+    expect(failed.map((r) => [r.tenantId, r.runId, r.status, r.error?.code])).toEqual([
+      ['t1', 'queued-run', 'failed', 'run-interrupted'],
+      ['t2', 'running-run', 'failed', 'run-interrupted'],
+    ]);
+    expect(value(await after.get('t1', 'done-run'))?.status).toBe('completed');
+    const events = value(await after.listEvents('t2', 'running-run', 0));
+    expect(events.at(-1)).toMatchObject({ kind: 'run.failed', data: { status: 'failed' } });
+    expect(value(after.failInterruptedRuns())).toEqual([]);
+  } finally {
+    after.close();
+  }
+});

@@ -29,4 +29,5 @@ export {
   type SupervisorStartError,
   type SupervisorStarted,
   startPackService,
+  type UnavailableReason,
 } from '@kindgi/pack-service';

@@ -70,5 +70,6 @@ export type {
   SupervisorFront,
   SupervisorStartError,
   SupervisorStarted,
+  UnavailableReason,
 } from './supervisor/types.js';
 export { type CallTrace, callTrace } from './trace.js';

@@ -172,7 +172,7 @@ export function createPackService(options: PackServiceOptions): PackService {
     serveInvoke(deps, req, res, admittedAt)
       .catch((thrown: unknown) => {
         const message = thrown instanceof Error ? thrown.message : String(thrown);
-        log.error(`The pack service failed while handling a call: ${message}`, { event: 'service-error' });
+        log.record('service-error', 'error', `The pack service failed while handling a call: ${message}`);
         sendError(res, 500, message);
       })
       .finally(() => {

@@ -55,6 +55,15 @@ describe('pack log records', () => {
     expect(JSON.parse(lines[0] as string)).toMatchObject({ message: 'cyclic', logError: 'unserialisable fields' });
   });
 
+  it('writes one readable line per record in the pretty format', () => {
+    const lines: string[] = [];
+    createPackLog({ write: (line) => lines.push(line), now: at, format: 'pretty' }).warn('two\nlines', {
+      id: 'x',
+      n: 2,
+    });
+    expect(lines).toEqual(['2026-01-02T03:04:05.678Z WARN  [pack] two\\nlines id=x n=2']);
+  });
+
   it('starts a record on a fresh line when pack code left a partial line on stderr', () => {
     let written = '';
     const stream = new Writable({

@@ -245,6 +245,11 @@ describe('pack service: outcomes of pack code are 200 messages', () => {
     try {
       const reply = await invoke(broken, invokeBody('fixture.echo', { message: 'x' }));
       expect([reply.status, reply.text]).toEqual([500, '{"error":"runner exploded"}']);
+      const logged = await broken.waitForRecord((r) => r.event === 'service-error');
+      expect(logged).toMatchObject({
+        level: 'error',
+        message: 'The pack service failed while handling a call: runner exploded',
+      });
       expect(broken.service.inFlight()).toBe(0);
       expect((await call(broken.url, '/healthz')).status).toBe(200);
     } finally {

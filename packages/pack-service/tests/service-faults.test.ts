@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timeoutFrom } from '../src/call.js';
 import {
   call,
   type FixtureState,
@@ -150,6 +151,16 @@ describe('pack service faults', () => {
     expect((await call(svc.url, '/v1/invoke', { body: invokeBody('fixture.echo', { message: 'y' }) })).status).toBe(
       200,
     );
+  });
+});
+
+describe('kindgi-timeout-ms', () => {
+  it('takes a positive integer and falls back to the default (120000 in the service) otherwise', () => {
+    expect(timeoutFrom('250', 120_000)).toBe(250);
+    expect(timeoutFrom(' 7 ', 120_000)).toBe(7);
+    for (const raw of [undefined, '', '0', '-1', '1.5', '1e3', 'soon']) expect(timeoutFrom(raw, 120_000)).toBe(120_000);
+    // Beyond what a Node timer can hold, the deadline is capped instead of firing at once.
+    expect(timeoutFrom('99999999999', 120_000)).toBe(2 ** 31 - 1);
   });
 });
 

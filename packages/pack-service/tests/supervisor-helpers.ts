@@ -10,10 +10,9 @@ export const packDir = fileURLToPath(new URL('./supervisor-pack/', import.meta.u
 
 const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
-/** The real pack service process (the build's `dist/main.js`). */
+/** The real pack service process (the build's `dist/main.js`: `pnpm test` builds first). */
 export function serviceCommand(): string[] {
-  if (!existsSync(mainJs))
-    return [process.execPath, fileURLToPath(new URL('./supervisor-pack/stub-service.mjs', import.meta.url))];
+  if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: build @kindgi/pack-service first`);
   return [process.execPath, mainJs];
 }
 
@@ -35,6 +34,11 @@ export function writeIndex(dir: string, artifactVersion: string, options: { brok
     }),
     tool('env', object),
     tool('hold', { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+    tool('count', {
+      type: 'object',
+      properties: { path: { type: 'string' }, tag: { type: 'string' } },
+      required: ['path', 'tag'],
+    }),
   ];
   if (options.broken) tools.push({ ...tool('missing', object), modulePath: 'tools/missing.mjs' });
   const index = {

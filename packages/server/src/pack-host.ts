@@ -102,13 +102,15 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
       }),
     onOutput: (line, stream) =>
       logger.log('info', 'pack-output', `[${current.packId}] ${line}`, { packId: current.packId, stream }),
-    onEvent: (event) =>
-      logger.log(
-        event.kind === 'boot-failed' ? 'error' : 'info',
-        `pack-${event.kind}`,
-        `pack ${current.packId}: ${event.kind}`,
-        { packId: current.packId, ...event },
-      ),
+    onEvent: (event) => {
+      // Held and released calls are per-call noise; the lifecycle events are what an operator reads.
+      if (event.kind === 'call-held' || event.kind === 'call-released') return;
+      const level = event.kind === 'boot-failed' || event.kind === 'call-refused' ? 'error' : 'info';
+      logger.log(level, `pack-${event.kind}`, `pack ${current.packId}: ${event.kind}`, {
+        packId: current.packId,
+        ...event,
+      });
+    },
   });
   const front = await supervisor.listen();
   const started = await supervisor.start(indexPath);

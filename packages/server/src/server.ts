@@ -188,6 +188,19 @@ export async function startServer(
     return host.client.check(call);
   };
 
+  const runStore = createSqliteRunStore(database);
+  const interrupted = runStore.failInterruptedRuns();
+  if (interrupted.kind === 'ok' && interrupted.value.length > 0) {
+    logger.log(
+      'warn',
+      'runs-interrupted',
+      `failed ${interrupted.value.length} runs an earlier process left unfinished`,
+      {
+        runIds: interrupted.value.map((run) => run.runId),
+      },
+    );
+  }
+
   const s3Credentials = s3CredentialResolver(config);
   const app = createApp({
     resolveToken: tokenResolver(config),
@@ -197,7 +210,7 @@ export async function startServer(
     blobStorage,
     s3Credentials,
     s3: { basePath: config.s3.basePath ?? '/s3' },
-    runStore: createSqliteRunStore(database),
+    runStore,
     idempotencyStore: createSqliteIdempotencyStore(database),
     ...(config.docs ? { openapi: { docs: true as const } } : {}),
     ...(config.artifactMaxBytes ? { artifactMaxBytes: config.artifactMaxBytes } : {}),

@@ -1,41 +1,46 @@
 import { writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import {
   cleanupTempDirs,
   EXAMPLE_PACK_DIR,
-  type LogRecord,
+  isAlive,
   makeTempDir,
+  type ServerProcess,
   spawnServer,
+  stderrOf,
   stopAllServers,
 } from './harness.js';
 
-/** Runs the server on a config file with this text and returns its exit and its `config-invalid` record. */
+/** Runs the server on a config file with this text and waits for its exit. */
 async function runWithConfig(text: string, env: Record<string, string> = {}) {
   const dir = makeTempDir('config');
   const path = join(dir, 'kindgi.server.json');
   writeFileSync(path, text);
   const server = spawnServer(['--config', path], { env });
   const exit = await server.exited;
-  const invalid = server.records.find((record) => record.event === 'config-invalid');
-  return { exit, invalid, server, path };
+  return { exit, server, path };
 }
 
-function problemsOf(record: LogRecord | undefined): string[] {
-  expect(record).toBeDefined();
-  expect(record?.level).toBe('error');
-  return record?.problems as string[];
+/** The problems of the server's `config-invalid` error record; throws with its whole stderr when there is none. */
+function problemsOf(server: ServerProcess): string[] {
+  const record = server.records.find((entry) => entry.event === 'config-invalid');
+  if (record?.level !== 'error' || !Array.isArray(record.problems)) {
+    throw new Error(`no config-invalid error record; stderr was:\n${stderrOf(server)}`);
+  }
+  return record.problems as string[];
 }
 
 const validBase = { port: 0, packs: [{ dir: EXAMPLE_PACK_DIR }] };
 
-describe('config validation and the command line', () => {
+describe.concurrent('config validation and the command line', () => {
   afterAll(async () => {
     await stopAllServers();
     cleanupTempDirs();
   });
 
-  it('refuses a config with an unknown field, a bad port and a bad token, naming every problem', async () => {
+  it('refuses a config with an unknown field, a bad port and a bad token, naming every problem', async ({ expect }) => {
     const config = {
       ...validBase,
       dataDir: '/nonexistent-should-not-be-created',
@@ -43,9 +48,9 @@ describe('config validation and the command line', () => {
       colour: 'blue',
       tokens: [{ token: 'short', tenantId: 't1' }],
     };
-    const { exit, invalid, server, path } = await runWithConfig(JSON.stringify(config));
-    expect(exit).toEqual({ code: 1, signal: null });
-    const problems = problemsOf(invalid);
+    const { exit, server, path } = await runWithConfig(JSON.stringify(config));
+    expect(exit, stderrOf(server)).toEqual({ code: 1, signal: null });
+    const problems = problemsOf(server);
     expect(problems.length).toBeGreaterThanOrEqual(3);
     expect(problems.some((problem) => problem.includes('colour'))).toBe(true);
     expect(problems.some((problem) => problem.includes('port'))).toBe(true);
@@ -56,42 +61,69 @@ describe('config validation and the command line', () => {
     expect(server.packPids.size).toBe(0);
   });
 
-  it('refuses a port out of range', async () => {
-    const { exit, invalid } = await runWithConfig(JSON.stringify({ ...validBase, port: -1 }));
-    expect(exit.code).toBe(1);
-    expect(problemsOf(invalid)).toEqual([expect.stringMatching(/port/)]);
+  it('refuses a port out of range', async ({ expect }) => {
+    const { exit, server } = await runWithConfig(JSON.stringify({ ...validBase, port: -1 }));
+    expect(exit.code, stderrOf(server)).toBe(1);
+    expect(problemsOf(server)).toEqual([expect.stringMatching(/port/)]);
   });
 
-  it('refuses a file that is not JSON, saying where', async () => {
-    const { exit, invalid, path } = await runWithConfig('{ "port": 0, ');
-    expect(exit.code).toBe(1);
-    const problems = problemsOf(invalid);
+  it('refuses a file that is not JSON, saying where', async ({ expect }) => {
+    const { exit, server, path } = await runWithConfig('{ "port": 0, ');
+    expect(exit.code, stderrOf(server)).toBe(1);
+    const problems = problemsOf(server);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(path);
     expect(problems[0]).toMatch(/JSON/);
   });
 
-  it('reports a bad environment override together with the file', async () => {
-    const { exit, invalid } = await runWithConfig(JSON.stringify(validBase), { KINDGI_SERVER_PORT: 'eighty' });
-    expect(exit.code).toBe(1);
-    expect(problemsOf(invalid)).toEqual([expect.stringContaining('KINDGI_SERVER_PORT')]);
+  it('reports a bad environment override together with the file', async ({ expect }) => {
+    const { exit, server } = await runWithConfig(JSON.stringify(validBase), { KINDGI_SERVER_PORT: 'eighty' });
+    expect(exit.code, stderrOf(server)).toBe(1);
+    expect(problemsOf(server)).toEqual([expect.stringContaining('KINDGI_SERVER_PORT')]);
   });
 
-  it('refuses a config file that does not exist', async () => {
+  it('refuses a config file that does not exist', async ({ expect }) => {
     const dir = makeTempDir('config-missing');
     const server = spawnServer(['--config', join(dir, 'nope.json')]);
-    expect((await server.exited).code).toBe(1);
-    expect(problemsOf(server.records.find((record) => record.event === 'config-invalid'))[0]).toContain('nope.json');
+    expect((await server.exited).code, stderrOf(server)).toBe(1);
+    expect(problemsOf(server)[0]).toContain('nope.json');
   });
 
-  it('--help prints the usage and exits 0', async () => {
+  it('exits 1 with boot-failed when the port is taken, leaving no pack service behind', async ({ expect }) => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = blocker.address() as AddressInfo;
+      const dir = makeTempDir('config-port');
+      const config = { ...validBase, port, dataDir: join(dir, 'data') };
+      const { exit, server } = await runWithConfig(JSON.stringify(config));
+      expect(exit, stderrOf(server)).toEqual({ code: 1, signal: null });
+      const failed = server.records.find((record) => record.event === 'boot-failed');
+      expect(failed?.problems).toEqual([expect.stringContaining('EADDRINUSE')]);
+      expect(server.packPids.size).toBe(1);
+      for (const pid of server.packPids) expect(isAlive(pid)).toBe(false);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('exits 1 with boot-failed naming a pack dir that holds no pack', async ({ expect }) => {
+    const dir = makeTempDir('config-pack');
+    const config = { ...validBase, dataDir: join(dir, 'data'), packs: [{ dir: join(dir, 'no-such-pack') }] };
+    const { exit, server } = await runWithConfig(JSON.stringify(config));
+    expect(exit, stderrOf(server)).toEqual({ code: 1, signal: null });
+    const failed = server.records.find((record) => record.event === 'boot-failed');
+    expect(failed?.problems).toEqual([expect.stringContaining(join(dir, 'no-such-pack'))]);
+  });
+
+  it('--help prints the usage and exits 0', async ({ expect }) => {
     const server = spawnServer(['--help']);
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.stdout()).toMatch(/^Usage: kindgi-server \[--config kindgi\.server\.json\]/);
     expect(server.stdout()).toContain('KINDGI_SERVER_PORT');
   });
 
-  it('an unknown flag exits 2 with the usage on stderr', async () => {
+  it('an unknown flag exits 2 with the usage on stderr', async ({ expect }) => {
     const server = spawnServer(['--colour', 'blue']);
     expect(await server.exited).toEqual({ code: 2, signal: null });
     const stderr = server.rawStderr.join('\n');

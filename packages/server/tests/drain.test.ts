@@ -1,25 +1,17 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  api,
   cleanupTempDirs,
   EXAMPLE_PACK_DIR,
   isAlive,
-  type LogRecord,
   makeTempDir,
-  openRunStream,
   readCredentials,
   startServer,
   stopAllServers,
   terminate,
   writeConfig,
 } from './harness.js';
-
-function slowStep(record: LogRecord, of: number): number | undefined {
-  const inner = record.record as Record<string, unknown> | undefined;
-  if (record.event !== 'pack-log' || inner?.message !== 'report step done' || inner.of !== of) return undefined;
-  return inner.step as number;
-}
+import { api, openRunStream, slowReportStep } from './http.js';
 
 describe('SIGTERM drains', () => {
   afterEach(async () => {
@@ -47,7 +39,7 @@ describe('SIGTERM drains', () => {
     const call = api(server.url, token, 'POST', '/v1/tools/acme.slow-report/invoke', {
       input: { steps: 7, stepMs: 150 },
     });
-    await server.waitFor((record) => slowStep(record, 7) === 1, 'the slow call running in the pack service');
+    await server.waitFor((record) => slowReportStep(record, 7) === 1, 'the slow call running in the pack service');
     server.child.kill('SIGTERM');
 
     const reply = await call;
@@ -60,12 +52,6 @@ describe('SIGTERM drains', () => {
     expect(events.at(-1)).toBe('stopped');
     expect(events.indexOf('draining')).toBeLessThan(events.indexOf('pack-stopped'));
     expect(isAlive(packPid)).toBe(false);
-    console.log(
-      server.records
-        .filter((r) => !String(r.event).startsWith('pack-log'))
-        .map((r) => `${r.time} ${r.event}`)
-        .join('\n'),
-    );
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
   });
 
@@ -83,7 +69,7 @@ describe('SIGTERM drains', () => {
     expect(started.status).toBe(202);
     const { runId } = started.body as { runId: string };
     const stream = await openRunStream(server.url, token, runId);
-    await server.waitFor((record) => slowStep(record, 6) === 1, 'the run running in the pack service');
+    await server.waitFor((record) => slowReportStep(record, 6) === 1, 'the run running in the pack service');
     expect(await terminate(server)).toEqual({ code: 0, signal: null });
     // The client following the run saw it to its end before the server went away.
     expect((await stream.events()).map((event) => event.event)).toEqual(['run.started', 'run.completed']);

@@ -1,21 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  api,
   cleanupTempDirs,
   type DevCredentialsFile,
   type LogRecord,
   makeTempDir,
   type RunningServer,
   readCredentials,
-  readRunStream,
   startServer,
   stopAllServers,
   terminate,
   writeConfig,
 } from './harness.js';
+import { api, readRunStream } from './http.js';
 
 interface RunBody {
   runId: string;
@@ -75,6 +75,8 @@ describe('kindgi-server end to end (dist/main.js as a process)', () => {
     expect(credentials.tenantId).toBe('dev');
     expect(server.stdout()).toContain(credentials.token);
     expect(server.stdout()).toContain(credentials.s3.secretKey);
+    // Secrets on disk are the owner's only.
+    expect(statSync(join(dataDir, 'credentials.json')).mode & 0o777).toBe(0o600);
   });
 
   it('calls a tool through the pack service', async () => {

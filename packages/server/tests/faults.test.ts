@@ -2,24 +2,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  api,
   cleanupTempDirs,
   isAlive,
-  type LogRecord,
   makeTempDir,
   readCredentials,
+  reapPackServices,
   startServer,
   stopAllServers,
   terminate,
   writeConfig,
 } from './harness.js';
-
-/** The step of a slow-report `report step done` record whose call asked for `of` steps. */
-function slowStep(record: LogRecord, of: number): number | undefined {
-  const inner = record.record as Record<string, unknown> | undefined;
-  if (record.event !== 'pack-log' || inner?.message !== 'report step done' || inner.of !== of) return undefined;
-  return inner.step as number;
-}
+import { api, readRunStream, slowReportStep } from './http.js';
 
 const CITATION = { input: { source: 'Brown v. Board', page: 483 } };
 
@@ -48,7 +41,9 @@ describe('faults', () => {
       api(server.url, token, 'POST', '/v1/tools/acme.slow-report/invoke', { input: { steps, stepMs: 250 } }),
     );
     await Promise.all(
-      counts.map((of) => server.waitFor((record) => slowStep(record, of) === 1, `call ${of} running in the pack`)),
+      counts.map((of) =>
+        server.waitFor((record) => slowReportStep(record, of) === 1, `call ${of} running in the pack`),
+      ),
     );
     process.kill(pid, 'SIGKILL');
 
@@ -84,6 +79,31 @@ describe('faults', () => {
     expect(run).toMatchObject({ status: 201, body: { status: 'completed', output: { stepsCompleted: 2 } } });
   });
 
+  it('a server killed in the middle of a run: the next start fails the run instead of leaving it running', async () => {
+    const dir = makeTempDir('kill9');
+    const dataDir = join(dir, 'data');
+    const configPath = writeConfig(dir, dataDir);
+    const first = await startServer(configPath);
+    const { token } = readCredentials(dataDir);
+    const started = await api(first.url, token, 'POST', '/v1/runs', {
+      toolId: 'acme.slow-report',
+      input: { steps: 44, stepMs: 250 },
+    });
+    const { runId } = started.body as { runId: string };
+    await first.waitFor((record) => slowReportStep(record, 44) === 1, 'the run running in the pack service');
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    reapPackServices(first);
+
+    const second = await startServer(configPath);
+    const interrupted = second.records.find((record) => record.event === 'runs-interrupted');
+    expect(interrupted).toMatchObject({ level: 'warn', runIds: [runId] });
+    const run = await api(second.url, token, 'GET', `/v1/runs/${runId}`);
+    expect(run).toMatchObject({ status: 200, body: { status: 'failed', error: { code: 'run-interrupted' } } });
+    const events = await readRunStream(second.url, token, runId);
+    expect(events.map((event) => event.event)).toEqual(['run.started', 'run.failed']);
+  });
+
   it('a restart in the middle of idempotent retries replays the stored answers', async () => {
     const dir = makeTempDir('idem');
     const dataDir = join(dir, 'data');
@@ -104,8 +124,18 @@ describe('faults', () => {
     expect(early.headers.get('x-idempotent-replay')).toBe('true');
     expect(early.body).toEqual(started.body);
 
+    // SIGTERM while a keyed call is still running: the drain lets it finish and stores its answer.
+    const slowBody = { input: { steps: 5, stepMs: 150 } };
+    const slowKey = { 'idempotency-key': 'retry-slow-0001' };
+    const slow = api(first.url, token, 'POST', '/v1/tools/acme.slow-report/invoke', slowBody, slowKey);
+    await first.waitFor((record) => slowReportStep(record, 5) === 1, 'the keyed slow call running in the pack');
     expect(await terminate(first)).toEqual({ code: 0, signal: null });
+    expect(await slow).toMatchObject({ status: 200, body: { output: { stepsCompleted: 5 } } });
+
     const second = await startServer(configPath);
+    const slowRetry = await api(second.url, token, 'POST', '/v1/tools/acme.slow-report/invoke', slowBody, slowKey);
+    expect(slowRetry).toMatchObject({ status: 200, body: { output: { stepsCompleted: 5 } } });
+    expect(slowRetry.headers.get('x-idempotent-replay')).toBe('true');
 
     const replayed = await api(second.url, token, 'POST', '/v1/runs', runBody, runKey);
     expect(replayed.status).toBe(202);

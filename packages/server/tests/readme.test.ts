@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  api,
   cleanupTempDirs,
   EXAMPLE_PACK_DIR,
   makeTempDir,
@@ -14,6 +13,7 @@ import {
   startServer,
   stopAllServers,
 } from './harness.js';
+import { api } from './http.js';
 
 const run = promisify(execFile);
 const README = join(REPO_ROOT, 'README.md');

@@ -131,7 +131,6 @@ export function createS3App(input: CreateS3AppInput): Hono {
         resource: rawPath,
         storage: input.blobStorage,
         logger,
-        now: clock(),
       };
       return toResponse(await dispatch(request, rawHeaders), requestId, method, rawPath);
     } catch (thrown) {

@@ -18,6 +18,8 @@ export interface VerifiedBody {
   checksums: BlobChecksums;
 }
 
+const BATCH_BYTES = 1024 * 1024;
+
 function toBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
@@ -56,6 +58,9 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
     let count = 0;
     const tooLong = () =>
       new S3BodyError(s3Error('IncompleteBody', `The body is longer than the declared ${plan.size} bytes.`));
+    // Socket reads arrive in small pieces; handing storage larger batches saves it a write per piece.
+    let batch: Buffer[] = [];
+    let batched = 0;
     for await (const chunk of source) {
       const pieces = decoder ? decoder.push(toBuffer(chunk)) : [toBuffer(chunk)];
       for (const piece of pieces) {
@@ -63,9 +68,16 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
         count += piece.length;
         if (plan.size !== undefined && count > plan.size) throw tooLong();
         for (const checksum of running.values()) checksum.update(piece);
-        yield piece;
+        batch.push(piece);
+        batched += piece.length;
+        if (batched >= BATCH_BYTES) {
+          yield batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched);
+          batch = [];
+          batched = 0;
+        }
       }
     }
+    if (batched > 0) yield batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched);
     const trailers = decoder?.finish();
     if (plan.size !== undefined && count !== plan.size) {
       throw new S3BodyError(s3Error('IncompleteBody', `Received ${count} of the declared ${plan.size} bytes.`));

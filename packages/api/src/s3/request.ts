@@ -22,7 +22,6 @@ export interface S3Request {
   resource: string;
   storage: BlobStorageBinding;
   logger: ApiLogger;
-  now: Date;
 }
 
 /** An XML (or, for HEAD, empty) S3 error response. */

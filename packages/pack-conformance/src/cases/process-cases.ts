@@ -103,5 +103,9 @@ export function processCases(context: SuiteContext): void {
     expect(refused.headers.get('retry-after')).toBe('1');
     writeFileSync(release, '');
     expect((await held).body).toEqual({ v: 2, kind: 'result', output: { released: true } });
+    // The slot is free the moment its reply arrived: the next call is served, not refused.
+    const next = await invoke(service, toolCall('conformance.echo', { message: 'room again' }));
+    expect(next.status).toBe(200);
+    expect(next.body).toMatchObject({ v: 2, kind: 'result' });
   });
 }

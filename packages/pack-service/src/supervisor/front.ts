@@ -1,15 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_BODY_BYTES, PACK_HEADERS } from '@kindgi/protocol';
-import { type RelayCall, type RelayTarget, relay } from '../relay/relay.js';
+import { type RelayCall, relay } from '../relay/relay.js';
+import type { CallHolds, FrontState } from './hold.js';
 import { tokenMatches } from './token.js';
 
-/** What the front needs from the supervisor: the token and, per call, the child serving now. */
+/** What the front needs from the supervisor: the token, its state per call, and the hold for calls. */
 export interface FrontOptions {
   token: string;
-  /** The serving child's relay target, or undefined while none serves. */
-  current: () => RelayTarget | undefined;
+  /** Whether a child serves (and which), one is coming, or none will. */
+  state: () => FrontState;
+  /** Where calls wait while a child is coming. */
+  holds: CallHolds;
+  /** How long a call may be held in all (the call's own `kindgi-timeout-ms` bounds it too). */
+  holdMs: number;
   maxBodyBytes?: number;
 }
+
+/** Tries per call: each retry needs a child other than the one that just refused the call. */
+const MAX_ATTEMPTS = 5;
 
 const NO_SERVICE = { error: 'no pack service' };
 
@@ -56,7 +64,11 @@ function positiveInteger(value: string | undefined): number | undefined {
   return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : undefined;
 }
 
-/** Forwards to the serving child; a call refused by a child that was just replaced goes to its successor. */
+/**
+ * Forwards to the serving child, holding the call while one is coming. A call refused by a child that was
+ * just replaced or just died (it did not run) goes to the next child; the time spent held comes off the
+ * deadline the child is given, so the caller's budget holds end to end.
+ */
 async function forward(res: ServerResponse, options: FrontOptions, call: RelayCall): Promise<void> {
   const abort = new AbortController();
   const onClose = (): void => {
@@ -65,9 +77,20 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
   };
   res.once('close', onClose);
   try {
-    let target = options.current();
-    for (let attempt = 0; attempt < 2 && target; attempt++) {
-      const outcome = await relay(target, { ...call, signal: abort.signal });
+    let budget = Math.min(options.holdMs, call.deadlineMs ?? Number.POSITIVE_INFINITY);
+    let heldMs = 0;
+    let avoid: string | undefined;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const got = await options.holds.acquire({ res, boundMs: budget, avoid });
+      if (got.kind === 'left') {
+        res.destroy();
+        return;
+      }
+      if (got.kind === 'unavailable') return unavailable(res);
+      heldMs += got.heldMs;
+      budget -= got.heldMs;
+      const deadlineMs = call.deadlineMs === undefined ? undefined : Math.max(1, call.deadlineMs - heldMs);
+      const outcome = await relay(got.target, { ...call, deadlineMs, signal: abort.signal });
       if (outcome.kind === 'ok') {
         const { status, headers, body } = outcome.value;
         if (res.destroyed) return;
@@ -83,9 +106,8 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
         reply(res, 502, { error: 'pack service died during the call' });
         return;
       }
-      // Refused: that child just went away. Its successor, if one already serves, gets the call.
-      const next = options.current();
-      target = next?.url === target.url ? undefined : next;
+      // Not delivered: that child is going away (replaced, or dead and not yet noticed). The call did not run.
+      avoid = got.target.url;
     }
     unavailable(res);
   } finally {
@@ -95,7 +117,7 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
 
 /**
  * The supervisor's HTTP front: health routes, token check, then `POST /v1/invoke` and `GET /v1/info`
- * relayed to whichever child serves. Routes match the exact path, query removed.
+ * relayed to whichever child serves, or held while one is coming. Routes match the exact path, query removed.
  */
 export function createFrontHandler(options: FrontOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -112,11 +134,14 @@ export function createFrontHandler(options: FrontOptions): (req: IncomingMessage
     if (wanted === undefined) return reply(res, 404, { error: `No route ${req.url}` });
     if (method !== wanted) return reply(res, 405, { error: `Use ${wanted}` });
     if (path === '/healthz') return reply(res, 200, { status: 'ok' });
-    if (path === '/readyz') return options.current() ? reply(res, 200, { status: 'ready' }) : unavailable(res);
+    if (path === '/readyz') {
+      return options.state().kind === 'serving' ? reply(res, 200, { status: 'ready' }) : unavailable(res);
+    }
     if (!tokenMatches(req.headers[PACK_HEADERS.token], options.token)) {
       return reply(res, 401, { error: 'Bad pack token' });
     }
-    if (!options.current()) return unavailable(res);
+    // Nothing serves and nothing is coming: refuse before reading the body.
+    if (options.state().kind === 'unavailable') return unavailable(res);
     const ids: RelayCall = {
       deadlineMs: positiveInteger(header(req, PACK_HEADERS.timeoutMs)),
       runId: header(req, PACK_HEADERS.runId),

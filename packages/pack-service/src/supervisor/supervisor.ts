@@ -1,35 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { err, ok, type Result } from '@kindgi/protocol';
-import type { RelayTarget } from '../relay/relay.js';
 import { type Child, childPool, spawnChild } from './child.js';
 import { createFrontHandler } from './front.js';
+import { createCallHolds, type FrontState } from './hold.js';
 import { createSessionToken, isValidSessionToken } from './token.js';
 import type {
+  PackServiceSupervisor,
   PackServiceSupervisorOptions,
   SupervisorEvent,
-  SupervisorFront,
   SupervisorStartError,
   SupervisorStarted,
 } from './types.js';
 
-/** A pack service behind a stable front: one URL and token while children come and go. */
-export interface PackServiceSupervisor {
-  /** Opens the front (idempotent). Rejects with a `SupervisorError` when the address can't be bound. */
-  listen(): Promise<SupervisorFront>;
-  /** Boots a child on `indexPath` and switches calls to it once it listens; never throws. */
-  start(indexPath: string): Promise<Result<SupervisorStarted, SupervisorStartError>>;
-  /** Stops every child (the front then answers 503) and any pending restart. */
-  stop(): Promise<void>;
-  /** `stop()`, then closes the front. */
-  close(): Promise<void>;
-  /** The session token (fixed for the supervisor's life). */
-  readonly token: string;
-  /** The front's URL once listening. */
-  readonly url: string | undefined;
-  /** The serving child's process id. */
-  readonly servingPid: number | undefined;
-}
+export type { PackServiceSupervisor } from './types.js';
 
 /** A misconfiguration or a front that can't listen. */
 export class SupervisorError extends Error {
@@ -48,9 +32,25 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) {
+    throw new SupervisorError('supervisor-config-invalid', `\`${name}\` must be a number ≥ 0`);
+  }
+  return value;
+}
+
 /**
- * Creates a supervisor for local development. Throws a `SupervisorError` for an invalid token or command
- * (programming errors); everything at run time is reported through results and events.
+ * Creates a supervisor for local development. Throws a `SupervisorError` for an invalid token, command or
+ * hold option (programming errors); everything at run time is reported through results and events.
+ *
+ * The front's replies: the serving child's reply as it is; 502 when the child died with the call in flight
+ * (it may have run); 503 + `retry-after: 1` when the call did not run. While no child serves but one is
+ * coming (a crashed child's restart is scheduled or booting, or a `start()` boots while none serves), the
+ * front holds calls, first come first served, and forwards them once a child serves; it answers 503 only
+ * when no child is coming (never started, after `stop()` / `close()`), when that boot fails, when the hold
+ * passes `holdWhileRestartingMs` (or the call's `kindgi-timeout-ms`), or when `maxHeldCalls` are held.
+ * A held call whose caller disconnects is dropped unsent. `/readyz` never holds: 200 only while a child serves.
  */
 export function createPackServiceSupervisor(options: PackServiceSupervisorOptions): PackServiceSupervisor {
   const token = options.token ?? createSessionToken();
@@ -61,6 +61,8 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     throw new SupervisorError('supervisor-config-invalid', '`command` must name a program');
   }
   const backoff = { initialMs: 200, maxMs: 10_000, factor: 2, ...options.restartBackoff };
+  const holdMs = nonNegative(options.holdWhileRestartingMs, 10_000, 'holdWhileRestartingMs');
+  const maxHeld = nonNegative(options.maxHeldCalls, 1_000, 'maxHeldCalls');
   const emit = (event: SupervisorEvent): void => options.onEvent?.(event);
 
   let server: Server | undefined;
@@ -72,6 +74,12 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
   let epoch = 0;
   let restartAttempt = 0;
   let restartTimer: NodeJS.Timeout | undefined;
+  // The epoch of a restart whose timer fired and whose boot is queued or running.
+  let restartEpoch: number | undefined;
+  // start() calls not yet settled, by the epoch they began in (a stop() since makes them moot).
+  const pendingStarts = new Set<{ epoch: number }>();
+  // The boot that was to end a gap failed; calls are refused, not held, until a child serves or a start().
+  let bootFailed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   const serialize = <T>(task: () => Promise<T>): Promise<T> => {
@@ -80,8 +88,18 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     return run;
   };
 
-  const target = (): RelayTarget | undefined =>
-    current?.url && current.pool ? { url: current.url, token, dispatcher: current.pool } : undefined;
+  const state = (): FrontState => {
+    if (current?.url && current.pool) {
+      return { kind: 'serving', target: { url: current.url, token, dispatcher: current.pool } };
+    }
+    if ([...pendingStarts].some((start) => start.epoch === epoch)) return { kind: 'expected' };
+    if (bootFailed) return { kind: 'unavailable', reason: 'boot-failed' };
+    if (restartTimer || restartEpoch === epoch) return { kind: 'expected' };
+    return { kind: 'unavailable', reason: 'not-running' };
+  };
+  const holds = createCallHolds({ state, maxHeld, emit });
+  // Every change of `state()`'s inputs ends with this, so held calls move on as soon as they can.
+  const changed = (): void => holds.update();
 
   const retire = (child: Child): Promise<void> => {
     emit({ kind: 'child-retiring', pid: child.pid });
@@ -108,11 +126,20 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     const scheduledEpoch = epoch;
     restartTimer = setTimeout(() => {
       restartTimer = undefined;
+      restartEpoch = scheduledEpoch;
       void serialize(async () => {
-        // A start() or stop() since the crash already decided what serves.
-        if (current || epoch !== scheduledEpoch) return;
-        const outcome = await boot(indexPath, 'restart', scheduledEpoch);
-        if (outcome.kind === 'err' && !current && epoch === scheduledEpoch) scheduleRestart(indexPath);
+        try {
+          // A start() or stop() since the crash already decided what serves.
+          if (current || epoch !== scheduledEpoch) return;
+          const outcome = await boot(indexPath, 'restart', scheduledEpoch);
+          if (outcome.kind === 'err' && !current && epoch === scheduledEpoch) {
+            bootFailed = true;
+            scheduleRestart(indexPath);
+          }
+        } finally {
+          if (restartEpoch === scheduledEpoch) restartEpoch = undefined;
+          changed();
+        }
       });
     }, delayMs);
   };
@@ -126,6 +153,7 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
       if (child.servingSince !== undefined && Date.now() - child.servingSince >= STABLE_MS) restartAttempt = 0;
       void child.pool?.destroy();
       scheduleRestart(child.indexPath);
+      changed();
     });
   };
 
@@ -184,8 +212,10 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     child.servingSince = Date.now();
     const previous = current;
     current = child;
+    bootFailed = false;
     watchServing(child);
     emit({ kind: 'child-serving', pid: child.pid, port: outcome.value.port, replaced: previous?.pid });
+    changed();
     if (previous) void retire(previous);
     return ok({ pid: child.pid, port: outcome.value.port });
   };
@@ -198,6 +228,8 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     for (const child of abandoned) child.kill('SIGKILL');
     const serving = current;
     current = undefined;
+    bootFailed = false;
+    changed();
     if (serving) void retire(serving);
     await Promise.all([...retiring, ...abandoned.map((child) => child.exited)]);
     emit({ kind: 'stopped' });
@@ -213,7 +245,7 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     },
     async listen() {
       if (url) return { url, token };
-      const front = createServer(createFrontHandler({ token, current: target }));
+      const front = createServer(createFrontHandler({ token, state, holds, holdMs }));
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         front.once('error', (error) => reject(new SupervisorError('listen-failed', `Cannot listen: ${error.message}`)));
@@ -227,12 +259,22 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
       emit({ kind: 'front-listening', url });
       return { url, token };
     },
-    start(indexPath) {
+    async start(indexPath) {
       clearTimeout(restartTimer);
       restartTimer = undefined;
       restartAttempt = 0;
-      const startEpoch = epoch;
-      return serialize(() => boot(indexPath, 'start', startEpoch));
+      bootFailed = false;
+      const pending = { epoch };
+      pendingStarts.add(pending);
+      let outcome: Result<SupervisorStarted, SupervisorStartError> | undefined;
+      try {
+        outcome = await serialize(() => boot(indexPath, 'start', pending.epoch));
+        return outcome;
+      } finally {
+        pendingStarts.delete(pending);
+        if (outcome?.kind !== 'ok' && outcome?.error.code !== 'stopped' && !current) bootFailed = true;
+        changed();
+      }
     },
     stop,
     async close() {

@@ -1,3 +1,4 @@
+import type { Result } from '@kindgi/protocol';
 import type { ServiceRecord } from './service-event.js';
 
 /** The child's argv (program first), or a function producing it, called before every start. */
@@ -38,7 +39,28 @@ export interface PackServiceSupervisorOptions {
   drainMs?: number;
   /** How long after SIGTERM before SIGKILL (default 10 s: the service itself drains for up to 8 s). */
   killAfterMs?: number;
+  /**
+   * How long the front holds a call while no child serves but one is coming (a crashed child restarting, or
+   * a first `start()` booting), before answering 503 instead (default 10 s; 0 answers 503 at once). A call's
+   * own `kindgi-timeout-ms`, when smaller, bounds its hold too.
+   */
+  holdWhileRestartingMs?: number;
+  /** The most calls held at once; one more is answered 503 at once (default 1000). */
+  maxHeldCalls?: number;
 }
+
+/** Why the front answered a call 503 (the call did not run). */
+export type UnavailableReason =
+  /** No child serves and none is coming: never started, after `stop()` or `close()`, or a failed `start()`. */
+  | 'not-running'
+  /** The restart (or start) that was coming failed to boot, and no child serves. */
+  | 'boot-failed'
+  /** A child is coming but the call may not wait (`holdWhileRestartingMs: 0`). */
+  | 'restarting'
+  /** The hold reached its bound (`holdWhileRestartingMs`, or the call's `kindgi-timeout-ms`). */
+  | 'hold-timeout'
+  /** `maxHeldCalls` calls were already held. */
+  | 'hold-full';
 
 /** What the supervisor did, for logs and tests. */
 export type SupervisorEvent =
@@ -49,6 +71,18 @@ export type SupervisorEvent =
   | { kind: 'child-retiring'; pid: number }
   | { kind: 'child-exited'; pid: number; exitCode: number | null; signal: string | null; expected: boolean }
   | { kind: 'restart-scheduled'; attempt: number; delayMs: number }
+  /** The front holds a call until a child serves; `held` counts the calls held now, this one included. */
+  | { kind: 'call-held'; held: number }
+  /** A held call left the hold: forwarded to the child now serving, answered 503, or its caller disconnected. */
+  | {
+      kind: 'call-released';
+      outcome: 'forwarded' | 'unavailable' | 'caller-left';
+      reason?: UnavailableReason;
+      heldMs: number;
+      held: number;
+    }
+  /** A call answered 503 at once because `maxHeldCalls` calls were already held. */
+  | { kind: 'call-refused'; reason: 'hold-full'; held: number }
   | { kind: 'stopped' }
   | { kind: 'closed' };
 
@@ -75,4 +109,22 @@ export interface SupervisorStarted {
 export interface SupervisorFront {
   url: string;
   token: string;
+}
+
+/** A pack service behind a stable front: one URL and token while children come and go. */
+export interface PackServiceSupervisor {
+  /** Opens the front (idempotent). Rejects with a `SupervisorError` when the address can't be bound. */
+  listen(): Promise<SupervisorFront>;
+  /** Boots a child on `indexPath` and switches calls to it once it listens; never throws. */
+  start(indexPath: string): Promise<Result<SupervisorStarted, SupervisorStartError>>;
+  /** Stops every child and any pending restart; held calls and new ones are answered 503. */
+  stop(): Promise<void>;
+  /** `stop()`, then closes the front. */
+  close(): Promise<void>;
+  /** The session token (fixed for the supervisor's life). */
+  readonly token: string;
+  /** The front's URL once listening. */
+  readonly url: string | undefined;
+  /** The serving child's process id. */
+  readonly servingPid: number | undefined;
 }

@@ -1,29 +1,53 @@
+import type { BlobMeta, BlobReadResult } from '@kindgi/bindings';
 import { evaluateConditions, evaluateRange } from '../conditions.js';
 import { s3Error } from '../errors.js';
-import { objectHeaders } from '../object-headers.js';
+import { httpDate, objectHeaders } from '../object-headers.js';
 import type { S3Request } from '../request.js';
 import { s3FailureOf } from '../storage-errors.js';
+import { quoteEtag } from '../xml.js';
 import type { S3Outcome } from './outcome.js';
+
+type Fetched = { meta: BlobMeta; read?: BlobReadResult } | S3Outcome;
+
+/**
+ * The object's metadata, and for a GET without Range its bytes too, in a single storage call: a full read
+ * needs no size up front, so the common case costs one lookup instead of two.
+ */
+async function fetchObject(req: S3Request): Promise<Fetched> {
+  const tenantId = req.auth.credential.tenantId;
+  if (req.method === 'GET' && req.header('range') === undefined) {
+    const read = await req.storage.getByKey(tenantId, req.bucket, req.key);
+    if (read.kind === 'ok') return { meta: read.value.meta, read: read.value };
+    return read.error.code === 'blob-not-found'
+      ? s3Error('NoSuchKey')
+      : s3FailureOf(read.error, req.logger, req.requestId);
+  }
+  const head = await req.storage.headByKey(tenantId, req.bucket, req.key);
+  if (head.kind === 'err') return s3FailureOf(head.error, req.logger, req.requestId);
+  return head.value === null ? s3Error('NoSuchKey') : { meta: head.value };
+}
+
+async function discard(read: BlobReadResult | undefined): Promise<void> {
+  await read?.stream.cancel().catch(() => undefined);
+}
 
 /** GetObject and HeadObject: conditionals, one byte range, metadata and (full objects) checksums. */
 export async function readObject(req: S3Request): Promise<S3Outcome> {
-  const head = await req.storage.headByKey(req.auth.credential.tenantId, req.bucket, req.key);
-  if (head.kind === 'err') return s3FailureOf(head.error, req.logger, req.requestId);
-  const meta = head.value;
-  if (meta === null) return s3Error('NoSuchKey');
+  const fetched = await fetchObject(req);
+  if (fetched instanceof Response || !('meta' in fetched)) return fetched;
+  const { meta, read } = fetched;
 
   const condition = evaluateConditions(req.header, meta);
-  if (condition === 'precondition-failed') return s3Error('PreconditionFailed');
-  if (condition === 'not-modified') {
-    const headers = new Headers({ etag: objectHeaders(meta, new Map(), false).get('etag')! });
-    headers.set('last-modified', new Date(meta.createdAt).toUTCString());
+  if (condition !== 'proceed') {
+    await discard(read);
+    if (condition === 'precondition-failed') return s3Error('PreconditionFailed');
+    const headers = new Headers({ etag: quoteEtag(meta.etag), 'last-modified': httpDate(meta.createdAt) });
     return new Response(null, { status: 304, headers });
   }
 
   const range = evaluateRange(req.header('range'), meta.size);
   if (range.kind === 'unsatisfiable') {
-    const failure = s3Error('InvalidRange');
-    return { ...failure, headers: { 'content-range': `bytes */${meta.size}` } };
+    return { ...s3Error('InvalidRange'), headers: { 'content-range': `bytes */${meta.size}` } };
   }
   const full = range.kind === 'full';
   const headers = objectHeaders(meta, req.query, full);
@@ -32,18 +56,19 @@ export async function readObject(req: S3Request): Promise<S3Outcome> {
   if (!full) headers.set('content-range', `bytes ${range.range.start}-${range.range.end}/${meta.size}`);
   const status = full ? 200 : 206;
   if (req.method === 'HEAD') return new Response(null, { status, headers });
+  if (read) return new Response(read.stream, { status, headers });
 
-  const read = await req.storage.getByKey(
+  const ranged = await req.storage.getByKey(
     req.auth.credential.tenantId,
     req.bucket,
     req.key,
     full ? undefined : { range: range.range },
   );
-  if (read.kind === 'err') return s3FailureOf(read.error, req.logger, req.requestId);
-  if (read.value.meta.etag !== meta.etag) {
-    // The object was replaced between the two calls: answer for the version whose bytes we stream.
-    await read.value.stream.cancel().catch(() => undefined);
+  if (ranged.kind === 'err') return s3FailureOf(ranged.error, req.logger, req.requestId);
+  if (ranged.value.meta.etag !== meta.etag) {
+    // Replaced between the two calls: the range was computed for the old size, so answer for the new one.
+    await discard(ranged.value);
     return readObject(req);
   }
-  return new Response(read.value.stream, { status, headers });
+  return new Response(ranged.value.stream, { status, headers });
 }

@@ -169,8 +169,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     mode = Mode.DISCARD;
     if (bodyBytes > MAX_BODY_BYTES) {
       body = null;
-      send(ctx, 413, error("Request body too large"), Map.of());
       s.inFlight.decrementAndGet();
+      send(ctx, 413, error("Request body too large"), Map.of());
       mode = Mode.IDLE;
       return;
     }
@@ -180,15 +180,15 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     try {
       message = Json.parse(text);
     } catch (Exception e) {
-      reply(ctx, Messages.error("malformed-message", "Request body is not valid JSON"));
       s.inFlight.decrementAndGet();
+      reply(ctx, Messages.error("malformed-message", "Request body is not valid JSON"));
       mode = Mode.IDLE;
       return;
     }
     Map<String, Object> refused = Messages.check(message);
     if (refused != null) {
-      reply(ctx, refused);
       s.inFlight.decrementAndGet();
+      reply(ctx, refused);
       mode = Mode.IDLE;
       return;
     }
@@ -223,6 +223,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
     c.done = true;
     c.timer.cancel(false);
+    // The slot is freed before the reply leaves: another event loop may read the caller's next call (on
+    // another connection) the moment this reply arrives, and must not find this call still counted.
+    s.inFlight.decrementAndGet();
     reply(ctx, message);
     c.record(s, "error".equals(message.get("kind")) ? (String) message.get("code") : "ok", elapsedMs());
     endCall(ctx);
@@ -237,6 +240,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     String code = deadline ? "deadline-exceeded" : "cancelled";
     String text = "`" + c.id + "` " + (deadline ? "passed its deadline" : "was cancelled");
     c.cancellation.cancel(code);
+    s.inFlight.decrementAndGet();
     if (deadline) {
       Map<String, Object> message = Messages.error(code, text);
       message.put("tool".equals(c.target) ? "toolId" : "checkId", c.id);
@@ -246,8 +250,8 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     endCall(ctx);
   }
 
+  /** The call's slot was already freed (before its reply was sent); this serves the next queued request. */
   private void endCall(ChannelHandlerContext ctx) {
-    s.inFlight.decrementAndGet();
     call = null;
     mode = Mode.IDLE;
     while (mode != Mode.BUSY && !queued.isEmpty() && ctx.channel().isActive()) handle(ctx, queued.poll());
