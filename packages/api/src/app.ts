@@ -9,7 +9,6 @@ import type {
   TokenResolver,
   ToolRegistry,
 } from '@kindgi/bindings';
-import { Scalar } from '@scalar/hono-api-reference';
 import { trimTrailingSlash } from 'hono/trailing-slash';
 import type { AppEnv } from './env.js';
 import { ApiError } from './errors/api-error.js';
@@ -21,7 +20,9 @@ import { authMiddleware } from './middleware/auth.js';
 import { jsonBodyLimitMiddleware } from './middleware/body-limit.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
 import { validationHook } from './middleware/validation-hook.js';
+import { docsScriptPath, mountDocs } from './openapi/docs.js';
 import { OPENAPI_PATH, type OpenApiMeta, registerSecurity, renderDocument } from './openapi/document.js';
+import { locateScalarBundle } from './openapi/scalar-bundle.js';
 import { createCursorSealer } from './pagination/cursor-seal.js';
 import { registerArtifactRoutes } from './routes/artifacts/handlers.js';
 import { registerGuardrailRoutes } from './routes/guardrails/handlers.js';
@@ -86,13 +87,15 @@ export function createApp(input: CreateAppInput): KindgiApp {
   const cursors = createCursorSealer(input.cursorSecret);
   const docs = input.openapi?.docs;
   const docsPath = docs === true || docs === undefined ? '/docs' : (docs.path ?? '/docs');
+  // Located before any route exists, so a missing Scalar install fails createApp rather than a visitor.
+  const docsBundle = docs === undefined ? undefined : locateScalarBundle();
 
   const rest = requestIdMiddleware();
   app.use('/health', rest);
   app.use('/v1/*', rest);
   // A GET/HEAD that found nothing only because of a trailing slash is redirected (301) to the canonical path.
   app.use('/v1/*', trimTrailingSlash());
-  app.use('/v1/*', authMiddleware(input.resolveToken, new Set([OPENAPI_PATH, docsPath])));
+  app.use('/v1/*', authMiddleware(input.resolveToken, new Set([OPENAPI_PATH, docsPath, docsScriptPath(docsPath)])));
   app.use('/v1/*', jsonBodyLimitMiddleware(input.jsonBodyMaxBytes ?? DEFAULT_JSON_BODY_MAX_BYTES));
   app.use('/v1/*', idempotencyMiddleware({ store: input.idempotencyStore ?? createInMemoryIdempotencyStore() }));
 
@@ -138,7 +141,7 @@ export function createApp(input: CreateAppInput): KindgiApp {
   app.get(OPENAPI_PATH, (c) => c.json(document));
   if (docs !== undefined) {
     const title = docs === true ? 'Kindgi API' : (docs.title ?? 'Kindgi API');
-    app.get(docsPath, Scalar({ url: OPENAPI_PATH, pageTitle: title }));
+    mountDocs(app, { path: docsPath, title, documentUrl: OPENAPI_PATH, bundle: docsBundle });
   }
 
   if (input.blobStorage && input.s3Credentials) {

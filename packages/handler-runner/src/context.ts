@@ -1,4 +1,6 @@
+import { inspect } from 'node:util';
 import type { CallContext } from '@kindgi/protocol';
+import { DeferredAbortSignal } from './deferred-abort.js';
 import { type HandlerLogger, noopLogger } from './logger.js';
 
 /** The context a caller hands the runner: the wire `ctx`, optionally with the call's abort signal. */
@@ -30,8 +32,8 @@ export interface HandlerContext {
 }
 
 export interface HandlerContextOptions {
-  /** Overrides `ctx.abortSignal`. */
-  abortSignal?: AbortSignal;
+  /** Overrides `ctx.abortSignal`. A `DeferredAbortSignal` is only made when the handler reads it. */
+  abortSignal?: AbortSignal | DeferredAbortSignal;
   /** `ctx.log`; default: a logger that discards everything. */
   log?: HandlerLogger;
 }
@@ -48,10 +50,42 @@ const noSecrets: Readonly<Record<string, unknown>> = Object.freeze({});
 class ContextObject {
   readonly #secrets: Readonly<Record<string, unknown>>;
   readonly #log: HandlerLogger;
+  #deferred: DeferredAbortSignal | undefined;
+
+  /**
+   * `abortSignal` as an own enumerable accessor that makes the signal on first use and then becomes the
+   * plain data property it would have been (so reads, writes, spreads, JSON and `Object.keys` see the same).
+   */
+  static readonly deferredSignal: PropertyDescriptor = {
+    get(this: ContextObject): AbortSignal {
+      const signal = (this.#deferred as DeferredAbortSignal).signal;
+      settle(this, signal);
+      return signal;
+    },
+    set(this: ContextObject, value: unknown): void {
+      settle(this, value);
+    },
+    enumerable: true,
+    configurable: true,
+  };
 
   constructor(secrets: Readonly<Record<string, unknown>>, log: HandlerLogger) {
     this.#secrets = secrets;
     this.#log = log;
+  }
+
+  static defer(ctx: ContextObject, deferred: DeferredAbortSignal): void {
+    ctx.#deferred = deferred;
+    Object.defineProperty(ctx, 'abortSignal', ContextObject.deferredSignal);
+  }
+
+  /** Printing shows the signal, as it did before the signal was deferred. */
+  [inspect.custom](): this {
+    const own = Object.getOwnPropertyDescriptor(this, 'abortSignal');
+    if (this.#deferred !== undefined && own?.get === ContextObject.deferredSignal.get) {
+      settle(this, this.#deferred.signal);
+    }
+    return this;
   }
 
   get secrets(): Readonly<Record<string, unknown>> {
@@ -83,8 +117,14 @@ export function createHandlerContext(ctx: CallerContext, options: HandlerContext
       out[key] = source[key];
     }
   }
-  out.abortSignal = options.abortSignal ?? (isAbortSignal(source.abortSignal) ? source.abortSignal : neverAborted);
+  const signal = options.abortSignal ?? (isAbortSignal(source.abortSignal) ? source.abortSignal : neverAborted);
+  if (signal instanceof DeferredAbortSignal) ContextObject.defer(out as unknown as ContextObject, signal);
+  else out.abortSignal = signal;
   return out as unknown as HandlerContext;
+}
+
+function settle(ctx: object, value: unknown): void {
+  Object.defineProperty(ctx, 'abortSignal', { value, writable: true, enumerable: true, configurable: true });
 }
 
 function isAbortSignal(value: unknown): value is AbortSignal {

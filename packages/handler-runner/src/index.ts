@@ -4,6 +4,7 @@ export {
   type HandlerContext,
   type HandlerContextOptions,
 } from './context.js';
+export { DeferredAbortSignal } from './deferred-abort.js';
 export { type HandlerError, handlerError } from './handler-error.js';
 export { type JsonOutcome, type NotJson, toJsonOutput } from './json-value.js';
 export { type HandlerLogger, type LogFields, noopLogger } from './logger.js';

@@ -1,6 +1,7 @@
 import { err, issuesFromZod, ok, type Result, type ValidationIssue, type ValidatorCache } from '@kindgi/protocol';
 import { cloneInput } from './clone.js';
 import { type CallerContext, createHandlerContext } from './context.js';
+import type { DeferredAbortSignal } from './deferred-abort.js';
 import { type HandlerError, handlerError, safeCause, safeDescribe } from './handler-error.js';
 import { toJsonOutput } from './json-value.js';
 import type { HandlerLogger } from './logger.js';
@@ -28,8 +29,11 @@ export interface RunHandlerOptions {
   readonly importHandler?: ModuleImporter;
   /** The handler's `ctx.log`; default: discards everything. */
   readonly log?: HandlerLogger;
-  /** The call's abort signal, when not given as `ctx.abortSignal` (this one wins). */
-  readonly abortSignal?: AbortSignal;
+  /**
+   * The call's abort signal, when not given as `ctx.abortSignal` (this one wins). A `DeferredAbortSignal`
+   * is only made if the handler reads `ctx.abortSignal`.
+   */
+  readonly abortSignal?: AbortSignal | DeferredAbortSignal;
   /** Compiled validators; default: one cache shared by every call in the process. */
   readonly validators?: ValidatorCache;
   /** Imported modules; default: one loader shared by every call in the process. */

@@ -21,6 +21,7 @@ export {
 export { JSON_CONTENT_TYPE } from './http-reply.js';
 export { readBundleMap, readPackIndexFile } from './index-file.js';
 export {
+  type BatchedLineWriter,
   createPackLog,
   isLogLevel,
   LOG_LEVELS,
@@ -29,6 +30,7 @@ export {
   type LogLevel,
   type PackLog,
   type PackLogOptions,
+  stderrBatchedLineWriter,
   stderrLineWriter,
 } from './log.js';
 export {

@@ -1,3 +1,7 @@
+import { stderrBatchedLineWriter } from './line-writer.js';
+
+export { type BatchedLineWriter, stderrBatchedLineWriter, stderrLineWriter } from './line-writer.js';
+
 /** Log levels, lowest first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -29,7 +33,10 @@ export interface PackLog {
 
 /** How a `PackLog` writes and filters. */
 export interface PackLogOptions {
-  /** Receives each whole line without its newline. Default: stderr, one write per line. */
+  /**
+   * Receives each whole line without its newline. Default: stderr, the lines of one event-loop turn in
+   * one write (lifecycle records at once).
+   */
   write?: (line: string) => void;
   /** Default `info`. */
   level?: LogLevel;
@@ -89,7 +96,8 @@ function pretty(record: Record<string, unknown>): string {
 
 /** Creates a logger. Each record is one line handed to `write` in one call, so lines never interleave. */
 export function createPackLog(options: PackLogOptions = {}): PackLog {
-  const write = options.write ?? stderrLineWriter();
+  const batched = options.write === undefined ? stderrBatchedLineWriter() : undefined;
+  const write = options.write ?? (batched as (line: string) => void);
   const base = options.level ?? 'info';
   const levels = options.levels ?? {};
   const format = options.format ?? 'json';
@@ -148,45 +156,13 @@ export function createPackLog(options: PackLogOptions = {}): PackLog {
       },
       lifecycle(event, level, message, fields) {
         emit(level, message, fields, event);
+        // `listening`, `boot-failed`, `stopped`…: a supervisor waits for them, and the process may exit next.
+        batched?.flush();
       },
       child: (name, fields = {}) => make(name, { ...bound, ...fields }),
     };
   }
   return make(options.subsystem ?? 'pack', {});
-}
-
-const hooked = Symbol.for('kindgi.pack-service.line-safe');
-type Hooked = NodeJS.WriteStream & { [hooked]?: (line: string) => void };
-
-function endsWithNewline(chunk: unknown): boolean | undefined {
-  if (typeof chunk === 'string') return chunk.length === 0 ? undefined : chunk.endsWith('\n');
-  if (chunk instanceof Uint8Array) return chunk.length === 0 ? undefined : chunk[chunk.length - 1] === 0x0a;
-  return undefined;
-}
-
-/**
- * A line writer for stderr that pack code can't corrupt: it watches every other write to the stream, and
- * when pack code left a partial line it starts the record on a fresh line. Each record is one `write`,
- * and stderr writes to a pipe or file are synchronous, so nothing lands inside a record.
- */
-export function stderrLineWriter(stream: NodeJS.WriteStream = process.stderr): (line: string) => void {
-  const target = stream as Hooked;
-  const existing = target[hooked];
-  if (existing) return existing;
-  const original = target.write.bind(target) as (...args: unknown[]) => boolean;
-  let atLineStart = true;
-  target.write = ((chunk: unknown, ...rest: unknown[]) => {
-    const ended = endsWithNewline(chunk);
-    if (ended !== undefined) atLineStart = ended;
-    return original(chunk, ...rest);
-  }) as typeof target.write;
-  const writeLine = (line: string): void => {
-    const text = atLineStart ? `${line}\n` : `\n${line}\n`;
-    atLineStart = true;
-    original(text);
-  };
-  target[hooked] = writeLine;
-  return writeLine;
 }
 
 /** True for a known level name. */

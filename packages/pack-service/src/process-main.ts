@@ -1,5 +1,6 @@
 import { type PackServiceConfig, readPackServiceConfig } from './config.js';
 import { createPackLog, type LogFormat, type PackLog } from './log.js';
+import { onStdinPipeClosed } from './parent-watch.js';
 import { PACK_SERVICE_DRAIN_MS, startPackService } from './start.js';
 
 function formatFor(setting: PackServiceConfig['log']['format']): LogFormat {
@@ -41,8 +42,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   if (started.kind === 'err') return fail(log, 'boot-failed', started.error);
   const running = started.value;
 
-  process.once('SIGTERM', () => {
-    log.lifecycle('draining', 'info', `Draining ${running.service.inFlight()} calls in flight`, {
+  let draining = false;
+  const drain = (why: string) => {
+    if (draining) return;
+    draining = true;
+    log.lifecycle('draining', 'info', `${why}: draining ${running.service.inFlight()} calls in flight`, {
       inFlight: running.service.inFlight(),
     });
     void running.stop(PACK_SERVICE_DRAIN_MS).then(() => {
@@ -50,6 +54,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       // Handlers still running past the grace must not keep the process alive.
       process.exit(0);
     });
-  });
+  };
+  process.once('SIGTERM', () => drain('SIGTERM'));
+  onStdinPipeClosed(() => drain('The supervisor is gone (stdin closed)'));
   return new Promise<number>(() => {});
 }

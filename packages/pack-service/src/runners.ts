@@ -1,4 +1,10 @@
-import { type HandlerError, importModuleOnce, runCheck, runHandler } from '@kindgi/handler-runner';
+import {
+  DeferredAbortSignal,
+  type HandlerError,
+  importModuleOnce,
+  runCheck,
+  runHandler,
+} from '@kindgi/handler-runner';
 import type { Result } from '@kindgi/protocol';
 import type { LogFields } from './log.js';
 
@@ -19,6 +25,8 @@ export interface PackRunners {
     tool: { id: string; modulePath: string; inputSchema: unknown; outputSchema: unknown; version?: string };
     input: unknown;
     ctx: Record<string, unknown> & { tenantId: string; runId: string; abortSignal: AbortSignal };
+    /** The same signal as `ctx.abortSignal`, made only when first read (the default runner passes it on). */
+    abortSignal?: DeferredAbortSignal;
     importHandler?: ModuleImporter;
     log?: ToolLogger;
   }): Promise<Result<unknown, HandlerError>>;
@@ -43,4 +51,4 @@ export const defaultRunners: PackRunners = {
   importModule: (modulePath, importer) => importModuleOnce(modulePath, importer),
 };
 
-export type { HandlerError };
+export { DeferredAbortSignal, type HandlerError };

@@ -39,18 +39,28 @@ async function main(argv: string[]): Promise<number> {
     });
     return 1;
   }
+  // Signals are handled from the start: one that arrives while packs are still being indexed and started
+  // stops the server as soon as it is up (or exits 0 if it never came up), instead of killing the process
+  // with pack services half started.
+  let signalled: string | undefined;
+  let stop: ((signal: string) => void) | undefined;
+  const onSignal = (signal: string) => {
+    if (signalled) return;
+    signalled = signal;
+    stop?.(signal);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
   const started = await startServer(loaded.value, { logger });
   if (started.kind === 'err') {
     logger.log('error', 'boot-failed', `The server did not start: ${started.error.join('; ')}`, {
       problems: started.error,
     });
-    return 1;
+    return signalled ? 0 : 1;
   }
   const server = started.value;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stop = (signal: string) => {
     logger.log('info', 'draining', `${signal}: draining`);
     server.close().then(
       () => {
@@ -63,8 +73,7 @@ async function main(argv: string[]): Promise<number> {
       },
     );
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (signalled) stop(signalled);
   return -1;
 }
 

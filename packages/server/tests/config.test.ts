@@ -58,7 +58,7 @@ describe.concurrent('config validation and the command line', () => {
     for (const problem of problems) expect(problem).toContain(path);
     // It stopped before doing anything: no listener, no pack service.
     expect(server.records.some((record) => record.event === 'listening')).toBe(false);
-    expect(server.packPids.size).toBe(0);
+    expect(server.spawnedPackPids.size).toBe(0);
   });
 
   it('refuses a port out of range', async ({ expect }) => {
@@ -100,8 +100,9 @@ describe.concurrent('config validation and the command line', () => {
       expect(exit, stderrOf(server)).toEqual({ code: 1, signal: null });
       const failed = server.records.find((record) => record.event === 'boot-failed');
       expect(failed?.problems).toEqual([expect.stringContaining('EADDRINUSE')]);
-      expect(server.packPids.size).toBe(1);
-      for (const pid of server.packPids) expect(isAlive(pid)).toBe(false);
+      expect(server.spawnedPackPids.size).toBe(1);
+      for (const pid of server.spawnedPackPids) expect(isAlive(pid)).toBe(false);
+      expect(server.packPids.size).toBe(0);
     } finally {
       blocker.close();
     }

@@ -27,6 +27,7 @@ describe('SIGTERM drains', () => {
       cwd: dir,
       env: {
         KINDGI_SERVER_PORT: '0',
+        KINDGI_SERVER_DRAIN_MS: '30000',
         KINDGI_SERVER_DATA_DIR: dataDir,
         KINDGI_SERVER_PACKS: JSON.stringify([{ dir: EXAMPLE_PACK_DIR, env: { ACME_API_BASE: 'https://a.invalid' } }]),
       },

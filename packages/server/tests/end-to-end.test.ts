@@ -208,7 +208,9 @@ describe('kindgi-server end to end (dist/main.js as a process)', () => {
     const events = await readRunStream(server.url, credentials.token, completedRunId);
     expect(events.map((event) => event.event)).toEqual(['run.started', 'run.completed']);
 
-    const second = await terminate(server);
-    expect(second).toEqual({ code: 0, signal: null });
+    // Ctrl-C in a terminal drains the same way.
+    server.child.kill('SIGINT');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.records.at(-1)?.event).toBe('stopped');
   });
 });

@@ -50,7 +50,9 @@ export interface ServerProcess {
   /** Resolves with the first record (already logged or still to come) that matches; rejects on exit. */
   waitFor(predicate: (record: LogRecord) => boolean, what: string): Promise<LogRecord>;
   readonly exited: Promise<Exit>;
-  /** Pack service pids this server spawned, to reap them if the server itself is killed. */
+  /** Every pack service pid this server spawned. */
+  readonly spawnedPackPids: Set<number>;
+  /** Spawned pack services the server has not reported exiting: to reap if the server itself is killed. */
   readonly packPids: Set<number>;
 }
 
@@ -109,6 +111,7 @@ export function spawnServer(args: readonly string[], options: { cwd?: string; en
   });
   const records: LogRecord[] = [];
   const rawStderr: string[] = [];
+  const spawnedPackPids = new Set<number>();
   const packPids = new Set<number>();
   const waiters: { predicate: (record: LogRecord) => boolean; resolve: (record: LogRecord) => void }[] = [];
   let out = '';
@@ -125,7 +128,12 @@ export function spawnServer(args: readonly string[], options: { cwd?: string; en
       return;
     }
     records.push(record);
-    if (record.event === 'pack-child-spawned' && typeof record.pid === 'number') packPids.add(record.pid);
+    if (typeof record.pid === 'number' && record.event === 'pack-child-spawned') {
+      spawnedPackPids.add(record.pid);
+      packPids.add(record.pid);
+    }
+    // Once reported gone, a pid may be reused by an unrelated process: never signal it again.
+    if (typeof record.pid === 'number' && record.event === 'pack-child-exited') packPids.delete(record.pid);
     for (const waiter of [...waiters]) {
       if (waiter.predicate(record)) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -152,6 +160,7 @@ export function spawnServer(args: readonly string[], options: { cwd?: string; en
     child,
     records,
     rawStderr,
+    spawnedPackPids,
     packPids,
     exited,
     stdout: () => out,
@@ -239,6 +248,8 @@ export function writeConfig(dir: string, dataDir: string, extra: Record<string, 
     dataDir,
     docs: true,
     packs: [{ dir: EXAMPLE_PACK_DIR, env: { ACME_API_BASE: 'https://cases.acme.invalid' } }],
+    // Generous, so a drained call never races the grace period on a loaded machine.
+    drainMs: 30_000,
     ...extra,
   };
   mkdirSync(dir, { recursive: true });

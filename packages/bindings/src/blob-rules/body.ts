@@ -50,6 +50,19 @@ export async function consumeBody(
       actual: 0,
     });
   }
+  // The sink's write of one chunk overlaps the reading and hashing of the next (the write runs on libuv's
+  // thread pool while this thread hashes); writes stay strictly in order, one at a time, and none is left
+  // running when this returns.
+  let pending: Promise<void> | undefined;
+  let sinkFailure: { cause: unknown } | undefined;
+  const settlePending = async (): Promise<void> => {
+    const write = pending;
+    pending = undefined;
+    await write;
+  };
+  const storageError = (cause: unknown): Result<never, BlobError> =>
+    // Storing failed (disk full, I/O error): the server's fault, not the body's.
+    err({ code: 'blob-storage-error', message: `storing the body failed: ${describe(cause)}`, cause });
   try {
     for await (const chunk of chunksOf(body)) {
       if (!(chunk instanceof Uint8Array)) {
@@ -57,6 +70,7 @@ export async function consumeBody(
       }
       size += chunk.byteLength;
       if (declared !== undefined && size > declared) {
+        await settlePending();
         return err({
           code: 'blob-size-mismatch',
           message: `body is longer than the declared ${declared} bytes`,
@@ -66,16 +80,27 @@ export async function consumeBody(
       }
       sha256.update(chunk);
       md5.update(chunk);
+      await settlePending();
+      if (sinkFailure) return storageError(sinkFailure.cause);
       try {
-        await sink(chunk);
+        // The failure is caught as soon as the write starts: a write that fails while the next chunk is
+        // awaited must not surface as an unhandled rejection.
+        pending = Promise.resolve(sink(chunk)).then(
+          () => undefined,
+          (cause: unknown) => {
+            sinkFailure ??= { cause };
+          },
+        );
       } catch (cause) {
-        // Storing failed (disk full, I/O error): the server's fault, not the body's.
-        return err({ code: 'blob-storage-error', message: `storing the body failed: ${describe(cause)}`, cause });
+        return storageError(cause);
       }
     }
   } catch (cause) {
+    await settlePending();
     return err({ code: 'blob-body-failed', message: `reading the body failed: ${describe(cause)}`, cause });
   }
+  await settlePending();
+  if (sinkFailure) return storageError(sinkFailure.cause);
   const digests = { size, sha256: sha256.digest('hex'), md5: md5.digest('hex') };
   const checked = checkDigests(digests, expect);
   return checked.kind === 'ok' ? ok(digests) : checked;

@@ -75,8 +75,12 @@ export function spawnChild(options: SpawnChildOptions): Child {
   const proc = spawn(program as string, args, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin is a pipe the supervisor never writes to: it closes when the supervisor dies (even by
+    // SIGKILL), which tells a pack service that watches it (ours does) to drain and exit, not linger.
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // Nothing is written to it; a child that closes its end must not raise an unhandled EPIPE here.
+  proc.stdin?.on('error', () => {});
   const pid = proc.pid ?? -1;
   const problems: string[] = [];
   const output: string[] = [];
