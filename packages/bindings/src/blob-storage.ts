@@ -30,6 +30,10 @@ export interface BlobPutInput extends BlobContentHeaders {
   tags?: Record<string, string>;
   /** User metadata (`x-amz-meta-*` without the prefix, names lowercased). */
   metadata?: Record<string, string>;
+  /**
+   * Checksums to keep with the object. A value sent as an aws-chunked trailer is filled in only once the
+   * body has ended, so an implementation reads this after consuming `bytes`, never before.
+   */
   checksums?: BlobChecksums;
   ownerRunId?: string;
   projectId?: string;
