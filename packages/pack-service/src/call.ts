@@ -11,10 +11,16 @@ import {
   parsePackRequestText,
   type Result,
 } from '@kindgi/protocol';
-import type { PackCatalog } from './catalog.js';
 import { type CallLogDeps, LazyToolLog, logCall, logLate, type Subject, type Target } from './call-log.js';
-import { readBody, sendError, sendJson } from './http-reply.js';
-import { DeferredAbortSignal, type HandlerError, type ModuleImporter, type PackRunners } from './runners.js';
+import type { PackCatalog } from './catalog.js';
+import { readBody, sendCallReply, sendError } from './http-reply.js';
+import {
+  DeferredAbortSignal,
+  defaultRunners,
+  type HandlerError,
+  type ModuleImporter,
+  type PackRunners,
+} from './runners.js';
 import { type CallTrace, callTrace } from './trace.js';
 
 export type { LegacyLogger } from './call-log.js';
@@ -74,10 +80,7 @@ function toMessage(target: Target, outcome: RunOutcome): PackResponse {
 
 /** A 200 with a v2 message, its duration since admission and the artifact version. */
 function reply(deps: CallDeps, res: ServerResponse, admittedAt: number, message: PackResponse): void {
-  sendJson(res, 200, JSON.stringify(message), {
-    [PACK_HEADERS.durationMs]: String(Math.round(performance.now() - admittedAt)),
-    [PACK_HEADERS.artifactVersion]: deps.artifactVersion,
-  });
+  sendCallReply(res, JSON.stringify(message), Math.round(performance.now() - admittedAt), deps.artifactVersion);
 }
 
 /**
@@ -162,6 +165,25 @@ export async function serveInvoke(
   logCall(deps, target, id, request, trace, code, Math.round(performance.now() - admittedAt));
 }
 
+type RunnerContext = Parameters<PackRunners['runHandler']>[0]['ctx'];
+type PackRequestCtx = Extract<PackRequest, { kind: 'invoke' }>['ctx'];
+
+/**
+ * The `ctx` handed to the runner. The default runner takes the signal from `abortSignal` and copies the
+ * wire ctx into the handler's context itself, so it gets the wire ctx as parsed (no copy per call, which
+ * also keeps it a fast object to read). Any other runner gets a copy whose `abortSignal` makes the signal
+ * when read.
+ */
+function runnerContext(runners: PackRunners, wire: PackRequestCtx, abort: DeferredAbortSignal): RunnerContext {
+  if (runners === defaultRunners) return wire as RunnerContext;
+  return {
+    ...wire,
+    get abortSignal(): AbortSignal {
+      return abort.signal;
+    },
+  };
+}
+
 function startRun(
   deps: CallDeps,
   request: PackRequest,
@@ -174,13 +196,7 @@ function startRun(
     return deps.runners.runHandler({
       tool: { id: entry.id, modulePath: found.modulePath, inputSchema: entry.input, outputSchema: entry.output },
       input: request.input,
-      // A runner reading `ctx.abortSignal` makes the signal; the default one takes `abortSignal` instead.
-      ctx: {
-        ...request.ctx,
-        get abortSignal(): AbortSignal {
-          return abort.signal;
-        },
-      },
+      ctx: runnerContext(deps.runners, request.ctx, abort),
       abortSignal: abort,
       ...(deps.importModule ? { importHandler: deps.importModule } : {}),
       log: new LazyToolLog(deps.log, request, entry.id, trace),

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PACK_HEADERS } from '@kindgi/protocol';
 
 /** The content type of every reply. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -16,6 +17,25 @@ export function sendJson(
     'content-length': String(Buffer.byteLength(body)),
     ...headers,
   });
+  res.end(body);
+}
+
+/**
+ * `sendJson` for the 200 of a call: the same headers in the same order (content type, length, duration,
+ * artifact version), passed as a flat list so no header object is built per call.
+ */
+export function sendCallReply(res: ServerResponse, body: string, durationMs: number, artifactVersion: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(200, [
+    'content-type',
+    JSON_CONTENT_TYPE,
+    'content-length',
+    String(Buffer.byteLength(body)),
+    PACK_HEADERS.durationMs,
+    String(durationMs),
+    PACK_HEADERS.artifactVersion,
+    artifactVersion,
+  ]);
   res.end(body);
 }
 

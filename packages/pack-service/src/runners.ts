@@ -1,10 +1,4 @@
-import {
-  DeferredAbortSignal,
-  type HandlerError,
-  importModuleOnce,
-  runCheck,
-  runHandler,
-} from '@kindgi/handler-runner';
+import { DeferredAbortSignal, type HandlerError, importModuleOnce, runCheck, runHandler } from '@kindgi/handler-runner';
 import type { Result } from '@kindgi/protocol';
 import type { LogFields } from './log.js';
 
@@ -24,9 +18,13 @@ export interface PackRunners {
   runHandler(options: {
     tool: { id: string; modulePath: string; inputSchema: unknown; outputSchema: unknown; version?: string };
     input: unknown;
+    /**
+     * The wire ctx plus `abortSignal` (made when read). `defaultRunners` alone gets the wire ctx as parsed,
+     * without `abortSignal`: it takes the signal from the `abortSignal` option.
+     */
     ctx: Record<string, unknown> & { tenantId: string; runId: string; abortSignal: AbortSignal };
-    /** The same signal as `ctx.abortSignal`, made only when first read (the default runner passes it on). */
-    abortSignal?: DeferredAbortSignal;
+    /** The call's signal, made only when first read (`ctx.abortSignal` reads it). */
+    abortSignal: DeferredAbortSignal;
     importHandler?: ModuleImporter;
     log?: ToolLogger;
   }): Promise<Result<unknown, HandlerError>>;

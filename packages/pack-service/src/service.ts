@@ -128,7 +128,8 @@ export function createPackService(options: PackServiceOptions): PackService {
       sendError(res, 503, 'draining', {}, RETRY);
       return true;
     }
-    if (envCheck === 'strict') {
+    // A pack without required env (most) skips building and sorting an empty list per call.
+    if (envCheck === 'strict' && (index.env?.required?.length ?? 0) > 0) {
       const missing = missingEnv();
       if (missing.length > 0) {
         sendError(res, 503, 'missing env', { missingEnv: missing }, RETRY);

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { PackRunners } from '../src/runners.js';
+import { defaultRunners } from '../src/runners.js';
+import { call, invokeBody, startTestService } from './pack-helpers.js';
+
+describe('the ctx a custom runner receives', () => {
+  it('carries the wire ctx and an abortSignal that fires on the deadline', async () => {
+    const seen: { keys: string[]; signal: AbortSignal; sameAsOption: boolean }[] = [];
+    const runners: PackRunners = {
+      ...defaultRunners,
+      runHandler: (options) =>
+        new Promise((resolve) => {
+          const signal = options.ctx.abortSignal;
+          seen.push({
+            keys: Object.keys({ ...options.ctx }),
+            signal,
+            sameAsOption: signal === options.abortSignal.signal,
+          });
+          signal.addEventListener('abort', () => resolve({ kind: 'ok', value: null }));
+        }),
+    };
+    const svc = await startTestService({ runners });
+    try {
+      const reply = await call(svc.url, '/v1/invoke', {
+        body: invokeBody('fixture.echo', { message: 'x' }),
+        headers: { 'kindgi-timeout-ms': '30' },
+      });
+      expect(reply.json).toMatchObject({ kind: 'error', code: 'deadline-exceeded' });
+      expect(seen).toHaveLength(1);
+      const [first] = seen;
+      expect(first?.keys).toEqual(['tenantId', 'runId', 'abortSignal']);
+      expect(first?.sameAsOption).toBe(true);
+      expect(first?.signal.aborted).toBe(true);
+      expect(first?.signal.reason).toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      await svc.close();
+    }
+  });
+});
