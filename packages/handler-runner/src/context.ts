@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import type { CallContext } from '@kindgi/protocol';
+import type { CallContext, ToolContext } from '@kindgi/protocol';
 import { DeferredAbortSignal } from './deferred-abort.js';
 import { type HandlerLogger, noopLogger } from './logger.js';
 
@@ -7,27 +7,10 @@ import { type HandlerLogger, noopLogger } from './logger.js';
 export type CallerContext = CallContext & { abortSignal?: AbortSignal };
 
 /**
- * What a tool handler receives as `ctx`: the wire context without `secrets`, plus `abortSignal`.
- * `secrets` and `log` are non-enumerable, so spreading, printing or serialising a context never shows
- * a secret value.
+ * What a tool handler receives as `ctx` (`ToolContext` from `@kindgi/protocol`), where fields a newer
+ * runtime sends reach the handler untouched.
  */
-export interface HandlerContext {
-  readonly tenantId: string;
-  readonly runId: string;
-  readonly projectId?: string | null;
-  readonly orgId?: string | null;
-  readonly requestId?: string;
-  readonly env?: Record<string, string>;
-  readonly config?: Record<string, unknown>;
-  readonly settings?: Record<string, Record<string, unknown>>;
-  readonly idempotencyKey?: string;
-  /** Fires on the call's deadline or when its caller goes away; pass it on to slow I/O. */
-  readonly abortSignal: AbortSignal;
-  /** The secrets the tool declares, for this call's tenant (non-enumerable). */
-  readonly secrets: Readonly<Record<string, unknown>>;
-  /** Log lines tied to this call (non-enumerable). */
-  readonly log: HandlerLogger;
-  /** Fields a newer runtime sends reach the handler untouched. */
+export interface HandlerContext extends ToolContext {
   readonly [extra: string]: unknown;
 }
 

@@ -1,16 +1,12 @@
-/** Fields attached to one log line. */
-export type LogFields = Record<string, unknown>;
+import type { ToolLogger } from '@kindgi/protocol';
+
+export type { LogFields } from '@kindgi/protocol';
 
 /**
- * The logger a tool receives as `ctx.log`. The pack service passes one that writes JSON lines with the
- * call's ids (subsystem `pack.tool`); in process, the default discards everything.
+ * The logger a tool receives as `ctx.log` (`ToolLogger`). The pack service passes one that writes JSON
+ * lines with the call's ids (subsystem `pack.tool`); in process, the default discards everything.
  */
-export interface HandlerLogger {
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
-}
+export type HandlerLogger = ToolLogger;
 
 const discard = (): void => {};
 

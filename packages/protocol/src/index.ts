@@ -18,6 +18,7 @@ export {
   type PackTransportError,
   type PackTransportErrorCode,
 } from './error-codes.js';
+export type { CheckBindings, LogFields, ToolContext, ToolLogger } from './handler-context.js';
 export type {
   CallContext,
   CheckInvokeRequest,
