@@ -4,33 +4,19 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { type BenchFigures, type BenchOptions, runPackBenchmark, startRawEchoServer } from './bench.js';
+import {
+  type BenchFigures,
+  type BenchOptions,
+  benchSettings,
+  ECHO_BENCH_WORKLOAD,
+  runPackBenchmark,
+  startRawEchoServer,
+} from './bench.js';
 
 // `pnpm bench`: the pack service's echo tool (input and output schemas) against a raw node:http JSON
 // echo server, each in its own process, driven by autocannon from this one.
-const TOKEN = 'bench-token-0123456789abcdef';
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-const message = {
-  type: 'object',
-  properties: {
-    message: { type: 'string', minLength: 1 },
-    count: { type: 'integer', minimum: 0 },
-    tags: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['message'],
-  additionalProperties: false,
-};
-const input = { message: 'hello pack service', count: 3, tags: ['a', 'b', 'c'] };
-const body = JSON.stringify({
-  v: 2,
-  kind: 'invoke',
-  tool: { id: 'bench.echo' },
-  input,
-  ctx: { tenantId: 't', runId: 'r' },
-});
+const { token: TOKEN, schema: message, body } = ECHO_BENCH_WORKLOAD;
+const { duration, connections, rounds: ROUNDS } = benchSettings();
 
 function writePack(): string {
   const dir = mkdtempSync(join(tmpdir(), 'kindgi-pack-bench-'));

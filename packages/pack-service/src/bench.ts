@@ -100,3 +100,42 @@ export async function startRawEchoServer(port = 0, host = '127.0.0.1'): Promise<
       }),
   };
 }
+
+/**
+ * The echo workload every pack service benchmark drives (this package's, the Java service's): one object
+ * schema for the tool's input and output, one request body, one token. Shared, so services in different
+ * languages are measured on exactly the same calls.
+ */
+export const ECHO_BENCH_WORKLOAD = (() => {
+  const schema = {
+    type: 'object',
+    properties: {
+      message: { type: 'string', minLength: 1 },
+      count: { type: 'integer', minimum: 0 },
+      tags: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['message'],
+    additionalProperties: false,
+  };
+  const body = JSON.stringify({
+    v: 2,
+    kind: 'invoke',
+    tool: { id: 'bench.echo' },
+    input: { message: 'hello pack service', count: 3, tags: ['a', 'b', 'c'] },
+    ctx: { tenantId: 't', runId: 'r' },
+  });
+  return { toolId: 'bench.echo', schema, body, token: 'bench-token-0123456789abcdef' } as const;
+})();
+
+/** `BENCH_DURATION` (s), `BENCH_CONNECTIONS`, `BENCH_ROUNDS`: defaults 10, 32, 3. */
+export function benchSettings(env: NodeJS.ProcessEnv = process.env): {
+  duration: number;
+  connections: number;
+  rounds: number;
+} {
+  return {
+    duration: Number(env.BENCH_DURATION ?? 10),
+    connections: Number(env.BENCH_CONNECTIONS ?? 32),
+    rounds: Number(env.BENCH_ROUNDS ?? 3),
+  };
+}

@@ -12,30 +12,10 @@ import { fileURLToPath } from 'node:url';
 
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
 const serviceDist = fileURLToPath(new URL('../../../../packages/pack-service/dist/', import.meta.url));
-const { runPackBenchmark } = await import(join(serviceDist, 'bench.js'));
-
-const TOKEN = 'bench-token-0123456789abcdef';
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-const message = {
-  type: 'object',
-  properties: {
-    message: { type: 'string', minLength: 1 },
-    count: { type: 'integer', minimum: 0 },
-    tags: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['message'],
-  additionalProperties: false,
-};
-const body = JSON.stringify({
-  v: 2,
-  kind: 'invoke',
-  tool: { id: 'bench.echo' },
-  input: { message: 'hello pack service', count: 3, tags: ['a', 'b', 'c'] },
-  ctx: { tenantId: 't', runId: 'r' },
-});
+// The same driver and the same workload (schema, body, token) as the TypeScript service's benchmark.
+const { runPackBenchmark, ECHO_BENCH_WORKLOAD, benchSettings } = await import(join(serviceDist, 'bench.js'));
+const { token: TOKEN, schema: message, body } = ECHO_BENCH_WORKLOAD;
+const { duration, connections, rounds: ROUNDS } = benchSettings();
 
 function index(modulePath) {
   return {
