@@ -51,6 +51,12 @@ export {
   type UploadPartInput,
 } from './blob-storage.js';
 export type { IdempotencyEntry, IdempotencyHoldOutcome, IdempotencyStore } from './idempotency.js';
+export {
+  createIndexToolRegistry,
+  describeIndexGuardrails,
+  describeIndexTools,
+  type RegistryPacks,
+} from './index-registry.js';
 export type { CallOptions, RunCheckBinding, RunHandlerBinding } from './pack-calls.js';
 export type {
   RunEvent,

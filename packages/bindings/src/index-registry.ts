@@ -1,0 +1,122 @@
+import type { IndexGuardrail, IndexTool, PackIndex } from '@kindgi/protocol';
+import type { GuardrailDescriptor, ToolDescriptor, ToolRegistry } from './tool-registry.js';
+
+/** Pack indexes for every tenant, or per tenant id. */
+export type RegistryPacks = PackIndex[] | Record<string, PackIndex[]>;
+
+/** Dotted numeric versions compare numerically part by part; anything else by code unit. */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.+-]/);
+  const pb = b.split(/[.+-]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
+    const x = pa[i] ?? '';
+    const y = pb[i] ?? '';
+    if (x === y) continue;
+    const nx = Number(x);
+    const ny = Number(y);
+    if (x !== '' && y !== '' && Number.isInteger(nx) && Number.isInteger(ny)) return nx - ny;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * The tools of some packs' indexes as registry entries, sorted by id. A tool several packs (or versions)
+ * serve is one entry with every version, newest first; its schemas are the newest version's. A tool's
+ * version is its own, else its pack's. Tools with a `spec` are left out: the runtime runs those itself,
+ * no pack service serves them.
+ */
+export function describeIndexTools(packs: readonly PackIndex[]): ToolDescriptor[] {
+  const byId = new Map<string, { tool: IndexTool; packId: string; version: string }[]>();
+  for (const pack of packs) {
+    for (const tool of pack.tools) {
+      if (tool.spec !== undefined) continue;
+      const list = byId.get(tool.id) ?? [];
+      list.push({ tool, packId: pack.packId, version: tool.version ?? pack.packVersion });
+      byId.set(tool.id, list);
+    }
+  }
+  const out = [...byId.entries()].map(([id, entries]) => {
+    entries.sort((a, b) => compareVersions(b.version, a.version));
+    const newest = entries[0] as (typeof entries)[number];
+    const descriptor: ToolDescriptor = {
+      id,
+      packId: newest.packId,
+      versions: [...new Set(entries.map((entry) => entry.version))],
+      inputSchema: newest.tool.input,
+      outputSchema: newest.tool.output,
+    };
+    if (newest.tool.description !== undefined) descriptor.description = newest.tool.description;
+    if (newest.tool.mutating !== undefined) descriptor.mutating = newest.tool.mutating;
+    if (newest.tool.effects !== undefined) descriptor.effects = newest.tool.effects;
+    return descriptor;
+  });
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function describeGuardrail(packId: string, guardrail: IndexGuardrail): GuardrailDescriptor {
+  const descriptor: GuardrailDescriptor = {
+    id: guardrail.id,
+    packId,
+    checkId: guardrail.checkId ?? guardrail.id,
+    kind: guardrail.kind,
+    action: guardrail.action,
+    severity: guardrail.severity ?? 'error',
+  };
+  if (guardrail.name !== undefined) descriptor.name = guardrail.name;
+  if (guardrail.scope !== undefined) descriptor.scope = guardrail.scope;
+  if (guardrail.configSchema !== undefined) descriptor.configSchema = guardrail.configSchema;
+  if (guardrail.config !== undefined) descriptor.config = guardrail.config;
+  return descriptor;
+}
+
+/** The guardrails of some packs' indexes as registry entries, in pack order; a repeated id keeps its first. */
+export function describeIndexGuardrails(packs: readonly PackIndex[]): GuardrailDescriptor[] {
+  const byId = new Map<string, GuardrailDescriptor>();
+  for (const pack of packs) {
+    for (const guardrail of pack.guardrails) {
+      if (!byId.has(guardrail.id)) byId.set(guardrail.id, describeGuardrail(pack.packId, guardrail));
+    }
+  }
+  return [...byId.values()];
+}
+
+interface RegistryView {
+  tools: ToolDescriptor[];
+  toolsById: Map<string, ToolDescriptor>;
+  guardrails: GuardrailDescriptor[];
+  guardrailsById: Map<string, GuardrailDescriptor>;
+}
+
+/**
+ * A `ToolRegistry` read from pack indexes: the same packs for every tenant, or packs per tenant id. The
+ * indexes are read once per tenant view (lookups are on every tool call's path); build a new registry
+ * when the indexes change.
+ */
+export function createIndexToolRegistry(packs: RegistryPacks): ToolRegistry {
+  const views = new Map<string, RegistryView>();
+  const viewFor = (tenantId: string): RegistryView => {
+    // Tenants without packs share one empty view, so the cache holds at most one view per listed tenant.
+    const key = Array.isArray(packs) ? '' : Object.hasOwn(packs, tenantId) ? `t:${tenantId}` : 'none';
+    let view = views.get(key);
+    if (!view) {
+      const list = Array.isArray(packs) ? packs : key === 'none' ? [] : (packs[tenantId] ?? []);
+      const tools = describeIndexTools(list);
+      const guardrails = describeIndexGuardrails(list);
+      view = {
+        tools,
+        toolsById: new Map(tools.map((tool) => [tool.id, tool])),
+        guardrails,
+        guardrailsById: new Map(guardrails.map((guardrail) => [guardrail.id, guardrail])),
+      };
+      views.set(key, view);
+    }
+    return view;
+  };
+  return {
+    listTools: async (tenantId) => viewFor(tenantId).tools,
+    getTool: async (tenantId, toolId) => viewFor(tenantId).toolsById.get(toolId) ?? null,
+    listGuardrails: async (tenantId) => viewFor(tenantId).guardrails,
+    getGuardrail: async (tenantId, guardrailId) => viewFor(tenantId).guardrailsById.get(guardrailId) ?? null,
+  };
+}
