@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 // One entry per documented subpath. The process entries land where the docs say to start them:
-// `node dist/pack-service/main.js` and `node dist/kindgi-index/main.js`.
+// `node dist/pack-service/main.js` and `node dist/kindgi-index/main.js`. The self-contained bundles
+// (dist/kindgi-index.mjs, dist/kindgi-pack-service.mjs) are written after this by scripts/bundle.mjs.
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -10,6 +11,7 @@ export default defineConfig({
     'pack-service/main': 'src/pack-service-main.ts',
     'kindgi-index': 'src/kindgi-index.ts',
     'kindgi-index/main': 'src/kindgi-index-main.ts',
+    'kindgi-pack-build/main': 'src/kindgi-pack-build-main.ts',
     'build-extensions': 'src/build-extensions.ts',
   },
   format: ['esm'],

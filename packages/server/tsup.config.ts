@@ -4,7 +4,7 @@ export default defineConfig({
   entry: ['src/index.ts', 'src/main.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: ['src/index.ts', 'src/main.ts'] },
   clean: true,
   sourcemap: true,
 });

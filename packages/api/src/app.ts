@@ -6,13 +6,13 @@ import type {
   RunHandlerBinding,
   RunStore,
   S3CredentialBinding,
+  TelemetryBinding,
   TokenResolver,
   ToolRegistry,
 } from '@kindgi/bindings';
 import { trimTrailingSlash } from 'hono/trailing-slash';
 import type { AppEnv } from './env.js';
-import { ApiError } from './errors/api-error.js';
-import { errorResponse, toApiError } from './errors/respond.js';
+import { installErrorHandlers } from './errors/install.js';
 import { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
 import { idempotencyMiddleware } from './idempotency/middleware.js';
 import { type ApiLogger, consoleLogger } from './logger.js';
@@ -21,17 +21,20 @@ import { jsonBodyLimitMiddleware } from './middleware/body-limit.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
 import { validationHook } from './middleware/validation-hook.js';
 import { docsScriptPath, mountDocs } from './openapi/docs.js';
-import { OPENAPI_PATH, type OpenApiMeta, registerSecurity, renderDocument } from './openapi/document.js';
+import { mountDocument, OPENAPI_PATH, type OpenApiMeta, registerSecurity } from './openapi/document.js';
 import { locateScalarBundle } from './openapi/scalar-bundle.js';
 import { createCursorSealer } from './pagination/cursor-seal.js';
 import { registerArtifactRoutes } from './routes/artifacts/handlers.js';
 import { registerGuardrailRoutes } from './routes/guardrails/handlers.js';
-import { registerHealthRoute } from './routes/health.js';
+import { HEALTH_PATHS, type ReadinessProbe, registerHealthRoutes } from './routes/health.js';
 import { registerRunRoutes } from './routes/runs/handlers.js';
 import { registerToolRoutes } from './routes/tools/handlers.js';
+import type { RunExecutionOptions } from './runs/execution-options.js';
 import { RunExecutor } from './runs/executor.js';
 import type { StreamTiming } from './runs/stream.js';
 import { createS3App } from './s3/index.js';
+import { applyTelemetry } from './telemetry/app-hook.js';
+import { type MetricsRouteOptions, mountMetricsRoute } from './telemetry/metrics-route.js';
 
 /** Everything `createApp` is wired with. Only `resolveToken` and `runHandler` are required. */
 export interface CreateAppInput {
@@ -44,7 +47,7 @@ export interface CreateAppInput {
   /** With `blobStorage`, mounts the S3 wire surface at `s3.basePath`. */
   s3Credentials?: S3CredentialBinding;
   /** Where the S3 surface is mounted. Default `/s3`; `''` gives it every path the REST routes do not take. */
-  s3?: { basePath?: string };
+  s3?: { basePath?: string; regions?: readonly string[] };
   /** Mounts guardrail evaluation and lets runs name guardrails. */
   runCheck?: RunCheckBinding;
   /** Mounts tool and guardrail listings; checks tool ids before calls. */
@@ -61,10 +64,18 @@ export interface CreateAppInput {
   jsonBodyMaxBytes?: number;
   /** Key for sealing page cursors; set it when several instances serve one deployment. */
   cursorSecret?: string;
+  /** Run queueing and execution (per-pack concurrency and queue bound, retry window, lease). */
+  runs?: Partial<RunExecutionOptions>;
   /** SSE pacing (keep-alive, journal poll, maximum stream length). */
   sse?: Partial<StreamTiming>;
+  /** What `GET /readyz` checks (storage, packs, …); without it the app is ready whenever it answers. */
+  readiness?: ReadinessProbe;
   /** The clock runs are stamped with. */
   clock?: () => Date;
+  /** Where request, tool call, run and stream counts go (the server's is prom-client). */
+  telemetry?: TelemetryBinding;
+  /** Serves `telemetry.scrape()` at `path` (default `/metrics`), behind `token` when set. */
+  metrics?: MetricsRouteOptions;
 }
 
 /** The default upload limit: 100 MB. */
@@ -78,12 +89,21 @@ export type KindgiApp = OpenAPIHono<AppEnv> & {
    * SIGTERM, after the HTTP server stopped accepting requests).
    */
   drainRuns(timeoutMs: number): Promise<{ finished: number; cancelled: number }>;
+  /**
+   * Starts executing queued runs now rather than at the first `POST /v1/runs` (call it at boot when the run
+   * store holds runs from an earlier process or is shared with other servers).
+   */
+  startRuns(): void;
 };
 
-/** Assembles the Hono app: /health, /v1 (auth, idempotency, JSON errors), docs and, when bound, /s3. */
-export function createApp(input: CreateAppInput): KindgiApp {
+/** Assembles the Hono app: /health, /healthz, /readyz, /v1 (auth, idempotency, JSON errors), docs and, when bound, /s3. */
+export function createApp(bindings: CreateAppInput): KindgiApp {
+  // Every pack call, run transition and request is traced and counted: mounted before anything else.
+  const { input, middleware: telemetry } = applyTelemetry(bindings);
   const logger = input.logger ?? consoleLogger;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use('*', telemetry);
+  if (input.telemetry?.scrape && input.metrics) mountMetricsRoute(app, input.telemetry.scrape, input.metrics);
   const cursors = createCursorSealer(input.cursorSecret);
   const docs = input.openapi?.docs;
   const docsPath = docs === true || docs === undefined ? '/docs' : (docs.path ?? '/docs');
@@ -91,7 +111,7 @@ export function createApp(input: CreateAppInput): KindgiApp {
   const docsBundle = docs === undefined ? undefined : locateScalarBundle();
 
   const rest = requestIdMiddleware();
-  app.use('/health', rest);
+  for (const path of HEALTH_PATHS) app.use(path, rest);
   app.use('/v1/*', rest);
   // A GET/HEAD that found nothing only because of a trailing slash is redirected (301) to the canonical path.
   app.use('/v1/*', trimTrailingSlash());
@@ -100,7 +120,7 @@ export function createApp(input: CreateAppInput): KindgiApp {
   app.use('/v1/*', idempotencyMiddleware({ store: input.idempotencyStore ?? createInMemoryIdempotencyStore() }));
 
   registerSecurity(app);
-  registerHealthRoute(app);
+  registerHealthRoutes(app, input.readiness);
   if (input.blobStorage) {
     registerArtifactRoutes(app, {
       blobStorage: input.blobStorage,
@@ -121,6 +141,7 @@ export function createApp(input: CreateAppInput): KindgiApp {
       runCheck: input.runCheck,
       logger,
       now: input.clock ?? (() => new Date()),
+      ...(input.runs ? { options: input.runs } : {}),
     });
     registerRunRoutes(app, {
       runStore: input.runStore,
@@ -137,8 +158,7 @@ export function createApp(input: CreateAppInput): KindgiApp {
     });
   }
 
-  const document = renderDocument(app, input.openapi ?? {});
-  app.get(OPENAPI_PATH, (c) => c.json(document));
+  mountDocument(app, input.openapi ?? {});
   if (docs !== undefined) {
     const title = docs === true ? 'Kindgi API' : (docs.title ?? 'Kindgi API');
     mountDocs(app, { path: docsPath, title, documentUrl: OPENAPI_PATH, bundle: docsBundle });
@@ -153,34 +173,16 @@ export function createApp(input: CreateAppInput): KindgiApp {
         blobStorage: input.blobStorage,
         s3Credentials: input.s3Credentials,
         basePath: input.s3?.basePath ?? '/s3',
+        ...(input.s3?.regions ? { regions: input.s3.regions } : {}),
         logger,
         ...(input.clock ? { clock: input.clock } : {}),
       }),
     );
   }
 
-  app.notFound((c) =>
-    errorResponse(
-      c,
-      new ApiError(
-        'route-not-found',
-        `No route for ${c.req.method} ${c.req.path}. A surface whose binding was not given to createApp is not mounted; check the deployment's bindings.`,
-      ),
-    ),
-  );
-  app.onError((thrown, c) => {
-    const { error, unexpected } = toApiError(thrown);
-    if (unexpected) {
-      logger.error('unhandled error', {
-        requestId: c.get('requestId'),
-        method: c.req.method,
-        path: c.req.path,
-        error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
-      });
-    }
-    return errorResponse(c, error);
-  });
+  installErrorHandlers(app, logger);
   const drainRuns: KindgiApp['drainRuns'] = async (timeoutMs) =>
     executor ? executor.drain(timeoutMs) : { finished: 0, cancelled: 0 };
-  return Object.assign(app, { drainRuns });
+  const startRuns = (): void => executor?.work();
+  return Object.assign(app, { drainRuns, startRuns });
 }

@@ -7,6 +7,8 @@ export { type IdempotencyOptions, idempotencyMiddleware } from './idempotency/mi
 export type { ApiLogger } from './logger.js';
 export { createOpenApiDocument, OPENAPI_PATH, type OpenApiMeta } from './openapi/document.js';
 export { type CursorSealer, createCursorSealer } from './pagination/cursor-seal.js';
+export type { ReadinessCheckResult, ReadinessProbe } from './routes/health.js';
+export { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './runs/execution-options.js';
 export type { StreamTiming } from './runs/stream.js';
 export {
   AwsChunkedDecoder,
@@ -35,3 +37,6 @@ export {
   type VerifiedSigV4,
   verifySigV4,
 } from './s3/index.js';
+export type { MetricsRouteOptions } from './telemetry/metrics-route.js';
+export { withS3Telemetry } from './telemetry/standalone-s3.js';
+export { formatTraceparent, parseTraceparent } from './telemetry/trace-context.js';

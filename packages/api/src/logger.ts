@@ -4,8 +4,23 @@ export interface ApiLogger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** The default: one JSON line per event on stderr. */
+// The record shape every Kindgi process writes (docs/operations.md, "Logs"): time, level, severity,
+// subsystem, event, message, then the record's own fields.
+function write(level: 'warn' | 'error', severity: string, message: string, fields?: Record<string, unknown>): void {
+  const record = {
+    time: new Date().toISOString(),
+    level,
+    severity,
+    subsystem: 'api',
+    event: 'api',
+    message,
+    ...fields,
+  };
+  process.stderr.write(`${JSON.stringify(record)}\n`);
+}
+
+/** The default: one JSON line per event on stderr, in the shape `kindgi-server` and pack services use. */
 export const consoleLogger: ApiLogger = {
-  warn: (message, fields) => process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...fields })}\n`),
-  error: (message, fields) => process.stderr.write(`${JSON.stringify({ level: 'error', message, ...fields })}\n`),
+  warn: (message, fields) => write('warn', 'WARNING', message, fields),
+  error: (message, fields) => write('error', 'ERROR', message, fields),
 };

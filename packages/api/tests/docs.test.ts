@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MAX_JSON_DEPTH } from '@kindgi/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REST_ERROR_STATUS } from '../src/index.js';
 import { locateScalarBundle, ScalarBundleMissingError } from '../src/openapi/scalar-bundle.js';
@@ -25,6 +26,7 @@ it('the conventions document states the pagination and idempotency constants the
   expect(conventions).toContain('`${tenantId}|${METHOD}:${path}|${key}`');
   expect(conventions).toContain('`Retry-After: 5`');
   expect(conventions).toContain('`X-Idempotent-Replay: true`');
+  expect(conventions).toContain(`JSON nested\n  deeper than ${MAX_JSON_DEPTH} arrays/objects (\`MAX_JSON_DEPTH\``);
 });
 
 describe('Scalar docs page, served without a CDN', () => {
@@ -38,9 +40,10 @@ describe('Scalar docs page, served without a CDN', () => {
     const sources = [...html.matchAll(/\b(?:src|href)="([^"]*)"|\bimport\b[^'"]*['"]([^'"]+)['"]|url\(([^)]*)\)/g)].map(
       (m) => m[1] ?? m[2] ?? m[3],
     );
-    expect(sources).toEqual([`/docs/scalar.js?v=${bundle.version}`]);
+    // Relative to the page, so the page works under a host's mount prefix too.
+    expect(sources).toEqual([`docs/scalar.js?v=${bundle.version}`]);
     expect(html).not.toMatch(/https?:|\/\/[a-z0-9]/i);
-    expect(html).toContain('"url": "/v1/openapi.json"');
+    expect(html).toContain('"url": "v1/openapi.json"');
     expect(html).toContain('"withDefaultFonts": false');
     // The scalar.com-backed features stay off: they cannot work air-gapped and would send the document away.
     expect(html).toMatch(/"agent": \{\s*"disabled": true\s*\}/);
@@ -96,11 +99,11 @@ describe('Scalar docs page, served without a CDN', () => {
 
   it('follows a custom path (also under /v1, still without a bearer) and is absent when docs are off', async () => {
     const custom = makeApp({ openapi: { docs: { path: '/reference/', title: 'Acme' } } }).app;
-    expect(await (await custom.request('/reference/')).text()).toContain('src="/reference/scalar.js?v=');
+    expect(await (await custom.request('/reference/')).text()).toContain('src="scalar.js?v=');
     expect((await custom.request('/reference/scalar.js')).status).toBe(200);
 
     const underV1 = makeApp({ openapi: { docs: { path: '/v1/docs' } } }).app;
-    expect(await (await underV1.request('/v1/docs')).text()).toContain('src="/v1/docs/scalar.js?v=');
+    expect(await (await underV1.request('/v1/docs')).text()).toContain('src="docs/scalar.js?v=');
     const script = await underV1.request('/v1/docs/scalar.js', { method: 'HEAD' });
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');

@@ -77,7 +77,7 @@ describe('docs page', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     const html = await res.text();
-    expect(html).toContain('/v1/openapi.json');
+    expect(html).toContain('"url": "v1/openapi.json"');
     expect(html.toLowerCase()).toContain('scalar');
   });
 

@@ -25,13 +25,13 @@ describe('POST /v1/runs', () => {
     expect(run.finishedAt).toEqual(expect.any(String));
   });
 
-  it('202 with the running run and a Location', async () => {
+  it('202 with the queued run and a Location', async () => {
     const hold = deferred();
     const { app } = makeApp({}, { hold: hold.promise });
     const res = await app.request('/v1/runs', jsonPost({ toolId: 'hold', input: 1 }));
     expect(res.status).toBe(202);
     const run = (await res.json()) as Run;
-    expect(run.status).toBe('running');
+    expect(run.status).toBe('queued');
     expect(res.headers.get('location')).toBe(`/v1/runs/${run.runId}`);
     hold.resolve();
   });
@@ -47,9 +47,12 @@ describe('POST /v1/runs', () => {
   it('records a thrown handler without its stack', async () => {
     const { app } = makeApp();
     const res = await app.request('/v1/runs', jsonPost({ toolId: 'throws', input: {}, options: { wait: true } }));
-    const run = (await res.json()) as Run & { error: { code: string; cause?: Record<string, unknown> } };
-    expect(run.error.code).toBe('handler-throw');
-    expect(run.error.cause).toEqual({ name: 'TypeError', message: 'boom' });
+    const run = (await res.json()) as Run & { error: { code: string; details?: Record<string, unknown> } };
+    expect(run.error).toEqual({
+      code: 'handler-throw',
+      message: expect.any(String),
+      details: { packCode: 'handler-throw', toolId: 'throws', cause: { name: 'TypeError', message: 'boom' } },
+    });
   });
 
   it.each([

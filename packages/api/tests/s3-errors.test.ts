@@ -220,7 +220,7 @@ describe('every error row of the seed table', () => {
   it('501 NotImplemented: subresources and operations we do not serve', async () => {
     expectError(await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}/x`, query: 'acl=' }), 501, 'NotImplemented');
     expectError(
-      await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}`, query: 'uploads=' }),
+      await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}`, query: 'uploads=&delimiter=%2F' }),
       501,
       'NotImplemented',
     );

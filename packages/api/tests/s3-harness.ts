@@ -81,6 +81,17 @@ export interface RawRequest {
   secret?: string;
   /** Extra header names to sign (lowercase); host, x-amz-content-sha256 and x-amz-date always are. */
   sign?: string[];
+  /** The credential scope's region and service (default `us-east-1`, `s3`). */
+  region?: string;
+  service?: string;
+  /** Carry the signing time in `Date` (ISO 8601 basic) instead of `x-amz-date`. */
+  timeInDate?: boolean;
+}
+
+function utf8TextOf(bytes: string): string {
+  if (!/[\x80-\xff]/.test(bytes)) return bytes;
+  const text = Buffer.from(bytes, 'latin1').toString('utf8');
+  return text.includes('\ufffd') ? bytes : text;
 }
 
 /** Builds the headers of a SigV4 header-signed request (our own signer, for hand-made edge cases). */
@@ -89,24 +100,28 @@ export function signRequest(port: number, request: RawRequest): Record<string, s
   const date = request.date ?? new Date();
   const amzDate = amzDateOf(date);
   const payloadHash = request.payloadHash ?? sha256Hex(typeof body === 'string' ? body : new Uint8Array(body));
+  const dateName = request.timeInDate ? 'date' : 'x-amz-date';
   const headers: Record<string, string> = {
     host: `127.0.0.1:${port}`,
-    'x-amz-date': amzDate,
+    [dateName]: amzDate,
     'x-amz-content-sha256': payloadHash,
     ...request.headers,
   };
-  const signed = ['host', 'x-amz-content-sha256', 'x-amz-date', ...(request.sign ?? [])].sort();
-  const scope = `${amzDate.slice(0, 8)}/us-east-1/s3/aws4_request`;
+  const signed = ['host', 'x-amz-content-sha256', dateName, ...(request.sign ?? [])].sort();
+  const region = request.region ?? 'us-east-1';
+  const service = request.service ?? 's3';
+  const scope = `${amzDate.slice(0, 8)}/${region}/${service}/aws4_request`;
   const canonical = canonicalRequest({
     method: request.method,
     rawPath: request.path,
     rawQuery: request.query ?? '',
-    headers: Object.entries(headers),
+    // Header values here are the bytes to send (latin1 strings); clients sign the UTF-8 text they are.
+    headers: Object.entries(headers).map(([name, value]) => [name, utf8TextOf(value)] as const),
     signedHeaders: signed,
     payloadHash,
     presigned: false,
   });
-  const key = deriveSigningKey(request.secret ?? SECRET, amzDate.slice(0, 8), 'us-east-1', 's3');
+  const key = deriveSigningKey(request.secret ?? SECRET, amzDate.slice(0, 8), region, service);
   const signature = signHex(key, stringToSign(amzDate, scope, canonical ?? ''));
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${request.keyId ?? KEY_ID}/${scope}, SignedHeaders=${signed.join(';')}, Signature=${signature}`;
   return headers;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,7 +139,11 @@ describe('aws-chunked uploads', () => {
       expect(res.status).toBe(200);
       expect(res.headers.etag).toBe(`"${createHash('md5').update(data).digest('hex')}"`);
       expect((await stored(key))?.equals(data)).toBe(true);
-      const head = await rawS3(server, { method: 'HEAD', path: `/s3/${BUCKET}/${key}` });
+      const head = await rawS3(server, {
+        method: 'HEAD',
+        path: `/s3/${BUCKET}/${key}`,
+        headers: { 'x-amz-checksum-mode': 'ENABLED' },
+      });
       expect(head.headers.get('content-encoding')).toBeNull();
       if (mode.endsWith('TRAILER')) expect(head.headers.get('x-amz-checksum-crc32')).toBe(crc32b64(data));
     });
@@ -176,19 +181,51 @@ describe('aws-chunked uploads', () => {
 });
 
 describe('plain bodies', () => {
-  it('411 MissingContentLength for a plain body without a length', async () => {
+  it('411 MissingContentLength for a plain body with neither a length nor HTTP chunking', async () => {
     const path = `/s3/${BUCKET}/nolength`;
-    const headers = signRequest(server.port, {
-      method: 'PUT',
-      path,
-      payloadHash: 'UNSIGNED-PAYLOAD',
-      headers: { 'transfer-encoding': 'chunked' },
-    });
-    const res = await send(headers, 'PUT', path, [Buffer.from('abc')]);
-    expect({ status: res.status, code: errorCode(res.body) }).toEqual({ status: 411, code: 'MissingContentLength' });
+    const headers = signRequest(server.port, { method: 'PUT', path, payloadHash: 'UNSIGNED-PAYLOAD' });
+    // node:http always frames a PUT body, so the request goes out over a plain socket.
+    const lines = [
+      `PUT ${path} HTTP/1.1`,
+      ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`),
+      'connection: close',
+    ];
+    const socket = connect(server.port, '127.0.0.1');
+    socket.end(`${lines.join('\r\n')}\r\n\r\n`);
+    const parts: Buffer[] = [];
+    for await (const chunk of socket) parts.push(chunk as Buffer);
+    const answer = Buffer.concat(parts).toString();
+    expect(answer.slice(0, 12)).toBe('HTTP/1.1 411');
+    expect(errorCode(answer)).toBe('MissingContentLength');
   });
 
-  it('verifies x-amz-checksum-* headers (CRC32, CRC32C, SHA1, SHA256) and returns them on full GETs only', async () => {
+  it('accepts Transfer-Encoding: chunked without Content-Length (the payload hash still binds the body)', async () => {
+    const path = `/s3/${BUCKET}/chunked-te`;
+    const body = Buffer.from('abcdef');
+    const signed = signRequest(server.port, {
+      method: 'PUT',
+      path,
+      body,
+      headers: { 'transfer-encoding': 'chunked' },
+    });
+    const ok = await send(signed, 'PUT', path, [body.subarray(0, 3), body.subarray(3)]);
+    expect(ok.status).toBe(200);
+    expect((await stored('chunked-te'))?.equals(body)).toBe(true);
+    const lying = signRequest(server.port, {
+      method: 'PUT',
+      path,
+      payloadHash: createHash('sha256').update('other').digest('hex'),
+      headers: { 'transfer-encoding': 'chunked' },
+    });
+    const refused = await send(lying, 'PUT', path, [Buffer.from('ghi')]);
+    expect({ status: refused.status, code: errorCode(refused.body) }).toEqual({
+      status: 400,
+      code: 'XAmzContentSHA256Mismatch',
+    });
+    expect((await stored('chunked-te'))?.equals(body)).toBe(true);
+  });
+
+  it('verifies x-amz-checksum-* headers (CRC32, CRC32C, SHA1, SHA256) and returns them on full GETs with checksum mode only', async () => {
     // The standard check input: CRC-32 0xCBF43926, CRC-32C 0xE3069283.
     const body = '123456789';
     const values: Record<string, string> = {
@@ -207,12 +244,15 @@ describe('plain bodies', () => {
         sign: [header],
       });
       expect(good.status, algorithm).toBe(200);
-      const full = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}/sum-${algorithm}` });
+      const plain = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}/sum-${algorithm}` });
+      expect(plain.headers.get(header)).toBeNull();
+      const modeOn = { 'x-amz-checksum-mode': 'ENABLED' };
+      const full = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}/sum-${algorithm}`, headers: modeOn });
       expect(full.headers.get(header)).toBe(value);
       const partial = await rawS3(server, {
         method: 'GET',
         path: `/s3/${BUCKET}/sum-${algorithm}`,
-        headers: { range: 'bytes=0-1' },
+        headers: { range: 'bytes=0-1', ...modeOn },
       });
       expect(partial.status).toBe(206);
       expect(partial.headers.get(header)).toBeNull();
@@ -294,7 +334,9 @@ describe('reads and listings', () => {
     });
     expect(put.status).toBe(200);
     const head = await rawS3(server, { method: 'HEAD', path: `/s3/${BUCKET}/meta` });
-    expect(Buffer.from(head.headers.get('x-amz-meta-title') ?? '', 'latin1').toString('utf8')).toBe('ünï cødé 日本');
+    // S3 answers non-ASCII metadata RFC 2047 encoded.
+    const encoded = `=?UTF-8?B?${Buffer.from('ünï cødé 日本').toString('base64')}?=`;
+    expect(head.headers.get('x-amz-meta-title')).toBe(encoded);
     expect(head.headers.get('content-language')).toBe('de');
   });
 

@@ -58,6 +58,7 @@ describe('dates and ranges', () => {
     expect(evaluateRange('bytes=-20', 10)).toEqual({ kind: 'partial', range: { start: 0, end: 9 } });
     expect(evaluateRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' });
     expect(evaluateRange('bytes=-5', 0)).toEqual({ kind: 'unsatisfiable' });
-    expect(evaluateRange('items=0-1', 10)).toEqual({ kind: 'unsatisfiable' });
+    // A unit other than bytes is ignored, as AWS S3 and RFC 9110 do.
+    expect(evaluateRange('items=0-1', 10)).toEqual({ kind: 'full' });
   });
 });

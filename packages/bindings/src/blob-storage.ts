@@ -85,6 +85,11 @@ export interface BlobReadResult {
   meta: BlobMeta;
   /** The whole object, or only `range` when one was asked for. */
   stream: ReadableStream<Uint8Array>;
+  /**
+   * The same bytes as `stream`, when the storage already holds them in memory (small objects): a caller may
+   * answer with these instead of reading `stream`, which then needs no cancelling.
+   */
+  bytes?: Uint8Array;
 }
 
 /** Filters for `list` (bespoke listing); all given filters must hold. */
@@ -120,12 +125,17 @@ export interface ListByPrefixResult {
   nextContinuationToken?: string;
 }
 
+/** A flexible-checksum algorithm, as named in `BlobChecksums`. */
+export type BlobChecksumAlgorithm = keyof BlobChecksums;
+
 export interface MultipartInitInput extends BlobContentHeaders {
   contentType: string;
   tags?: Record<string, string>;
   metadata?: Record<string, string>;
   ownerRunId?: string;
   createdBy?: string;
+  /** The checksum algorithm the upload was created with (`x-amz-checksum-algorithm`), kept and returned. */
+  checksumAlgorithm?: BlobChecksumAlgorithm;
 }
 
 export interface UploadPartInput {
@@ -133,6 +143,8 @@ export interface UploadPartInput {
   size?: number;
   expectedMd5?: string;
   expectedHash?: string;
+  /** The part's verified checksums, kept with it; like `BlobPutInput.checksums`, read only after `bytes` ended. */
+  checksums?: BlobChecksums;
 }
 
 export interface PartInfo {
@@ -141,11 +153,51 @@ export interface PartInfo {
   etag: string;
   size: number;
   lastModified: string;
+  /** The checksums the part was stored with, when it had any. */
+  checksums?: BlobChecksums;
 }
 
 export interface CompletedPart {
   partNumber: number;
   etag: string;
+}
+
+/** What completing an upload stores besides its parts. */
+export interface CompleteMultipartOptions {
+  /** Checksums to keep with the object (the caller computes composite `…-N` values from the parts'). */
+  checksums?: BlobChecksums;
+}
+
+/** The upload list in `listParts` answers, with the upload's own attributes. */
+export interface ListPartsResult {
+  parts: PartInfo[];
+  contentType: string;
+  checksumAlgorithm?: BlobChecksumAlgorithm;
+}
+
+export interface ListMultipartUploadsInput {
+  /** Only uploads whose key starts with it. */
+  prefix?: string;
+  /** Only uploads after this key (or, with `uploadIdMarker`, after that upload of this key). */
+  keyMarker?: string;
+  uploadIdMarker?: string;
+  /** 0..1000; default 1000. */
+  maxUploads?: number;
+}
+
+/** An upload in progress, as `listMultipartUploads` lists it. */
+export interface MultipartUploadSummary {
+  key: string;
+  uploadId: string;
+  /** ISO 8601 with milliseconds. */
+  initiated: string;
+  checksumAlgorithm?: BlobChecksumAlgorithm;
+}
+
+export interface ListMultipartUploadsResult {
+  /** In key order (code units, as `listByPrefix`), then by uploadId. */
+  uploads: MultipartUploadSummary[];
+  isTruncated: boolean;
 }
 
 /** Why a storage call failed. Codes are stable; `message` is for people. */
@@ -201,22 +253,36 @@ export interface BlobStorageBinding {
     partNumber: number,
     input: UploadPartInput,
   ): Async<{ etag: string; size: number }>;
-  /** Parts ascending, ETags matching, all but the last at least 5 MiB; ETag `md5(concat(md5s))-N`. */
+  /**
+   * Parts ascending, ETags matching, all but the last at least 5 MiB; ETag `md5(concat(md5s))-N`. Repeating
+   * the call for an upload that completed with the same part list (numbers and ETags) answers the same
+   * `BlobMeta` again, until `expireMultipartUploads` forgets it; a different list is `upload-not-found`.
+   */
   completeMultipartUpload(
     tenantId: string,
     bucket: string,
     key: string,
     uploadId: string,
     parts: CompletedPart[],
+    options?: CompleteMultipartOptions,
   ): Async<BlobMeta>;
   abortMultipartUpload(tenantId: string, bucket: string, key: string, uploadId: string): Async<{ aborted: true }>;
-  listParts(
+  listParts(tenantId: string, bucket: string, key: string, uploadId: string): Async<ListPartsResult>;
+  /** Uploads of a bucket not yet completed or aborted. */
+  listMultipartUploads(
     tenantId: string,
     bucket: string,
-    key: string,
-    uploadId: string,
-  ): Async<{ parts: PartInfo[]; contentType: string }>;
+    input: ListMultipartUploadsInput,
+  ): Async<ListMultipartUploadsResult>;
+  /**
+   * Maintenance, across every tenant: aborts uploads initiated before `before` (their parts are deleted) and
+   * forgets the answers kept for completed uploads that completed before it. `expired` counts both.
+   */
+  expireMultipartUploads(before: Date): Async<{ expired: number }>;
 }
+
+/** How long an unfinished multipart upload (and a completed one's answer, for retries) is kept by default. */
+export const DEFAULT_MULTIPART_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The smallest part S3 accepts, except the last. */
 export const MIN_MULTIPART_PART_BYTES = 5 * 1024 * 1024;

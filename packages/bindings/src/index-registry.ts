@@ -1,23 +1,21 @@
-import type { IndexGuardrail, IndexTool, PackIndex } from '@kindgi/protocol';
+import { compareCodeUnits, type IndexGuardrail, type IndexTool, type PackIndex } from '@kindgi/protocol';
+import semver from 'semver';
 import type { GuardrailDescriptor, ToolDescriptor, ToolRegistry } from './tool-registry.js';
 
 /** Pack indexes for every tenant, or per tenant id. */
 export type RegistryPacks = PackIndex[] | Record<string, PackIndex[]>;
 
-/** Dotted numeric versions compare numerically part by part; anything else by code unit. */
+/**
+ * Orders versions by SemVer precedence (`1.0.0-rc.1` before `1.0.0`, `1.10.0` after `1.9.0`); a version
+ * that is not SemVer sorts below every one that is, and among themselves by code unit.
+ */
 function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.+-]/);
-  const pb = b.split(/[.+-]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
-    const x = pa[i] ?? '';
-    const y = pb[i] ?? '';
-    if (x === y) continue;
-    const nx = Number(x);
-    const ny = Number(y);
-    if (x !== '' && y !== '' && Number.isInteger(nx) && Number.isInteger(ny)) return nx - ny;
-    return x < y ? -1 : 1;
-  }
-  return 0;
+  const va = semver.valid(a);
+  const vb = semver.valid(b);
+  if (va !== null && vb !== null) return semver.compare(va, vb);
+  if (va !== null) return 1;
+  if (vb !== null) return -1;
+  return compareCodeUnits(a, b);
 }
 
 /**

@@ -1,5 +1,6 @@
 export type { Principal, TokenResolver } from './auth.js';
 export {
+  afterUploadMarkers,
   type BodyDigests,
   type BodyExpectations,
   buildMeta,
@@ -7,7 +8,9 @@ export {
   checkCompletion,
   checkDigests,
   clampListLimit,
+  clampMaxUploads,
   compareKeys,
+  compareUploads,
   consumeBody,
   decodeListCursor,
   encodeListCursor,
@@ -22,13 +25,16 @@ export {
   nameFromKey,
   normalizeEtag,
   type PrefixPage,
+  pageUploads,
   prefixSuccessor,
   type ScanBound,
   type StoredPartSummary,
+  sameCompletion,
 } from './blob-rules/index.js';
 export {
   ARTIFACTS_BUCKET,
   type BlobBody,
+  type BlobChecksumAlgorithm,
   type BlobChecksums,
   type BlobContentHeaders,
   type BlobError,
@@ -42,11 +48,17 @@ export {
   type BlobStorageBinding,
   type ByteRange,
   type CompletedPart,
+  type CompleteMultipartOptions,
+  DEFAULT_MULTIPART_EXPIRY_MS,
   type ListByPrefixInput,
   type ListByPrefixResult,
+  type ListMultipartUploadsInput,
+  type ListMultipartUploadsResult,
+  type ListPartsResult,
   MAX_MULTIPART_PARTS,
   MIN_MULTIPART_PART_BYTES,
   type MultipartInitInput,
+  type MultipartUploadSummary,
   type PartInfo,
   type UploadPartInput,
 } from './blob-storage.js';
@@ -58,15 +70,27 @@ export {
   type RegistryPacks,
 } from './index-registry.js';
 export type { CallOptions, RunCheckBinding, RunHandlerBinding } from './pack-calls.js';
-export type {
-  RunEvent,
-  RunFilter,
-  RunPatch,
-  RunRecord,
-  RunStatus,
-  RunStore,
-  RunStoreError,
-  RunViolation,
+export {
+  type ClaimedRun,
+  type RunError,
+  type RunEvent,
+  type RunFilter,
+  type RunJob,
+  type RunOutcome,
+  type RunRecord,
+  type RunStatus,
+  type RunStore,
+  type RunStoreError,
+  type RunViolation,
+  TERMINAL_EVENT_KINDS,
+  TERMINAL_RUN_STATUSES,
 } from './runs.js';
 export type { S3Credential, S3CredentialBinding } from './s3-credentials.js';
+export type {
+  HttpRequestEvent,
+  HttpSurface,
+  MetricsScrape,
+  TelemetryBinding,
+  ToolCallEvent,
+} from './telemetry.js';
 export type { GuardrailDescriptor, ToolDescriptor, ToolRegistry } from './tool-registry.js';

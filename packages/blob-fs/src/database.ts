@@ -24,6 +24,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS blobs_address ON blobs (tenant_id, bucket, key
 CREATE INDEX IF NOT EXISTS blobs_tenant_seq ON blobs (tenant_id, seq);
 CREATE INDEX IF NOT EXISTS blobs_owner_run ON blobs (tenant_id, owner_run_id, seq);
 CREATE INDEX IF NOT EXISTS blobs_project ON blobs (tenant_id, project_id, seq);
+CREATE TABLE IF NOT EXISTS blob_inline (
+  blob_id TEXT PRIMARY KEY REFERENCES blobs (blob_id) ON DELETE CASCADE,
+  data BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS uploads (
   upload_id TEXT PRIMARY KEY,
   tenant_id TEXT NOT NULL,
@@ -81,6 +85,26 @@ CREATE TABLE IF NOT EXISTS run_events (
 );
 `;
 
+/** Columns added after a table first shipped: created here on databases made before them. */
+const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; definition: string }> = [
+  { table: 'upload_parts', column: 'checksums', definition: 'TEXT' },
+  // The run queue and leases (run-store.ts); the output is kept apart from the listed record.
+  { table: 'runs', column: 'pack_id', definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: 'runs', column: 'job', definition: "TEXT NOT NULL DEFAULT '{}'" },
+  { table: 'runs', column: 'output', definition: 'TEXT' },
+  { table: 'runs', column: 'attempts', definition: 'INTEGER NOT NULL DEFAULT 0' },
+  { table: 'runs', column: 'available_at', definition: 'INTEGER NOT NULL DEFAULT 0' },
+  { table: 'runs', column: 'lease_owner', definition: 'TEXT' },
+  { table: 'runs', column: 'lease_expires_at', definition: 'INTEGER' },
+];
+
+function migrate(db: KindgiDatabase): void {
+  for (const { table, column, definition } of ADDED_COLUMNS) {
+    const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
+    if (!columns.some((row) => row.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
+}
+
 /**
  * Prepares a database for Kindgi's stores: WAL journaling (readers never block the writer), full fsync on
  * commit (an acknowledged write survives power loss), a busy timeout instead of immediate `SQLITE_BUSY`, and
@@ -92,6 +116,7 @@ export function prepareKindgiDatabase(db: KindgiDatabase): KindgiDatabase {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
+  migrate(db);
   return db;
 }
 

@@ -78,6 +78,46 @@ export class BlobDirectory {
     }
   }
 
+  /**
+   * Like `receive`, but a body of at most `inlineMax` bytes stays in memory (`inline`), for the caller to keep in
+   * the database; a longer one spills to a temporary file as soon as it passes the limit.
+   */
+  async receiveSmall(
+    body: BlobBody,
+    expect: BodyExpectations,
+    inlineMax: number,
+  ): Promise<Result<({ inline: Buffer } | { temp: string }) & BodyDigests, BlobError>> {
+    if (expect.size !== undefined && expect.size > inlineMax) return this.receive(body, expect);
+    const temp = join(this.tmp, `${process.pid}-${randomUUID()}`);
+    let chunks: Uint8Array[] = [];
+    let total = 0;
+    let handle: FileHandle | undefined;
+    const sink = async (chunk: Uint8Array) => {
+      if (handle !== undefined) return writeAll(handle, chunk);
+      chunks.push(chunk);
+      total += chunk.byteLength;
+      if (total <= inlineMax) return;
+      handle = await open(temp, 'wx');
+      for (const held of chunks) await writeAll(handle, held);
+      chunks = [];
+    };
+    try {
+      const digests = await consumeBody(body, sink, expect);
+      if (digests.kind === 'err' || handle === undefined) {
+        await handle?.close();
+        if (handle !== undefined) await removeQuietly(temp);
+        return digests.kind === 'err' ? digests : ok({ inline: Buffer.concat(chunks, total), ...digests.value });
+      }
+      await handle.sync();
+      await handle.close();
+      return ok({ temp, ...digests.value });
+    } catch (cause) {
+      await handle?.close().catch(() => undefined);
+      await removeQuietly(temp);
+      return err({ code: 'blob-storage-error', message: 'writing the body failed', cause });
+    }
+  }
+
   /** Concatenates files into a temporary file, fsynced, returning its sha256 and size. */
   async concatenate(
     paths: readonly string[],

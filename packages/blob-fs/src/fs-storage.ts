@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -13,19 +12,24 @@ import {
   buildMeta,
   checkAddress,
   clampListLimit,
+  DEFAULT_MULTIPART_EXPIRY_MS,
   decodeListCursor,
   encodeListCursor,
   listByPrefixOver,
-  normalizeEtag,
 } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { type DatabaseSource, type KindgiDatabase, resolveDatabase } from './database.js';
 import { BlobDirectory, removeQuietly } from './directory.js';
-import { fileStream } from './file-stream.js';
-import { multipartOperations } from './fs-multipart.js';
+import { bufferStream, fileStream } from './file-stream.js';
+import { expireUploads, multipartOperations } from './fs-multipart.js';
+import { preconditionHolds, sweep } from './fs-sweep.js';
+import { GroupCommit } from './group-commit.js';
 import { guarded, storageError } from './guarded.js';
 import { claimDirectory, releaseDirectory } from './ownership.js';
-import { BlobRows } from './rows.js';
+import { BlobRows, type StoredRead } from './rows.js';
+import { UploadRows } from './upload-rows.js';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 /** Where a filesystem blob storage keeps its files, and which database holds its rows. */
 export interface FsBlobStorageOptions {
@@ -33,7 +37,20 @@ export interface FsBlobStorageOptions {
   dataDir: string;
   /** The shared Kindgi database; by default `<dataDir>/kindgi.sqlite`. */
   database?: DatabaseSource;
+  /**
+   * Age after which an unfinished multipart upload is aborted (and a completed one's answer, kept for retried
+   * completions, forgotten). Default 7 days. Swept at open and every `expirySweepMs` (default 1 hour).
+   */
+  multipartExpiryMs?: number;
+  expirySweepMs?: number;
+  /**
+   * Objects up to this many bytes (default 64 KiB) are kept inside the database, and concurrent ones committed
+   * together: one fsync for many small PUTs instead of three each. Larger objects go to files.
+   */
+  inlineMaxBytes?: number;
 }
+
+const DEFAULT_INLINE_MAX_BYTES = 64 * 1024;
 
 /** A `BlobStorageBinding` on a directory; `close()` releases it (and the database, when it opened it). */
 export interface FsBlobStorage extends BlobStorageBinding {
@@ -44,14 +61,6 @@ export interface FsBlobStorage extends BlobStorageBinding {
   close(): void;
 }
 
-function preconditionHolds(current: BlobMeta | undefined, input: BlobPutInput): boolean {
-  if (input.ifNoneMatch === '*' && current !== undefined) return false;
-  if (input.ifMatch !== undefined && (current === undefined || normalizeEtag(input.ifMatch) !== current.etag)) {
-    return false;
-  }
-  return true;
-}
-
 /** Directories open in this process: a second open would sweep the first one's writes in flight. */
 const openDirectories = new Set<string>();
 
@@ -59,29 +68,6 @@ const PRECONDITION: BlobError = {
   code: 'precondition-failed',
   message: 'the precondition on the current object failed',
 };
-
-function sweep(rows: BlobRows, directory: BlobDirectory): number {
-  let removed = 0;
-  for (const blobId of rows.allBlobIds()) {
-    if (!existsSync(directory.blobPath(blobId))) {
-      rows.db.prepare('DELETE FROM blobs WHERE blob_id = ?').run(blobId);
-      removed++;
-    }
-  }
-  for (const part of rows.allParts()) {
-    if (!existsSync(directory.partPath(part.file))) {
-      rows.deletePart(part.upload_id, part.part_number);
-      removed++;
-    }
-  }
-  return (
-    removed +
-    directory.sweepFiles(
-      (blobId) => rows.hasBlob(blobId),
-      (file) => rows.hasPart(file),
-    )
-  );
-}
 
 /**
  * Opens durable blob storage on a directory: bytes in files named by blobId, metadata in SQLite. A body is
@@ -104,9 +90,30 @@ export function openFsBlobStorage(options: FsBlobStorageOptions): Result<FsBlobS
     }
     const directory = new BlobDirectory(options.dataDir);
     const rows = new BlobRows(db);
-    const swept = sweep(rows, directory);
+    const uploads = new UploadRows(db);
+    const expiryMs = options.multipartExpiryMs ?? DEFAULT_MULTIPART_EXPIRY_MS;
+    const expire = () => expireUploads(uploads, directory, new Date(Date.now() - expiryMs));
+    expire();
+    const swept = sweep(rows, uploads, directory);
+    const timer = setInterval(() => {
+      try {
+        expire();
+      } catch {
+        // The next sweep retries; a failing database shows up on the requests that use it.
+      }
+    }, options.expirySweepMs ?? HOUR_MS);
+    timer.unref();
     openDirectories.add(dataDir);
-    return ok(createBinding(dataDir, db, owned, rows, directory, swept));
+    return ok({
+      ...createBinding(dataDir, db, rows, directory, swept, options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES),
+      ...multipartOperations(rows, uploads, directory),
+      close() {
+        clearInterval(timer);
+        if (!openDirectories.delete(dataDir)) return;
+        releaseDirectory(db);
+        if (owned) db.close();
+      },
+    });
   } catch (cause) {
     if (opened?.owned) opened.db.close();
     return storageError(cause);
@@ -116,14 +123,24 @@ export function openFsBlobStorage(options: FsBlobStorageOptions): Result<FsBlobS
 function createBinding(
   dataDir: string,
   db: KindgiDatabase,
-  owned: boolean,
   rows: BlobRows,
   directory: BlobDirectory,
   swept: number,
-): FsBlobStorage {
+  inlineMax: number,
+): Omit<FsBlobStorage, keyof ReturnType<typeof multipartOperations> | 'close'> {
   const commit = db.transaction((meta: BlobMeta, input: BlobPutInput) => {
-    if (!preconditionHolds(rows.at(meta.tenantId, meta.bucket, meta.key), input)) return { refused: true as const };
+    if (!preconditionHolds(() => rows.at(meta.tenantId, meta.bucket, meta.key), input))
+      return { refused: true as const };
     return { refused: false as const, replaced: rows.replace(meta) };
+  });
+
+  const inlineCommits = new GroupCommit(db, (write: { meta: BlobMeta; input: BlobPutInput; data: Buffer }) => {
+    if (!preconditionHolds(() => rows.at(write.meta.tenantId, write.meta.bucket, write.meta.key), write.input)) {
+      return { refused: true as const };
+    }
+    const replaced = rows.replace(write.meta);
+    rows.putInline(write.meta.blobId, write.data);
+    return { refused: false as const, replaced };
   });
 
   async function write(tenantId: string, bucket: string, key: string | undefined, input: BlobPutInput) {
@@ -131,9 +148,28 @@ function createBinding(
     const address = key ?? blobId;
     const checked = checkAddress(bucket, address);
     if (checked.kind === 'err') return checked;
-    if (!preconditionHolds(rows.at(tenantId, bucket, address), input)) return err(PRECONDITION);
-    const received = await directory.receive(input.bytes, input);
+    if (!preconditionHolds(() => rows.at(tenantId, bucket, address), input)) return err(PRECONDITION);
+    const received = await directory.receiveSmall(input.bytes, input, inlineMax);
     if (received.kind === 'err') return received;
+    if ('inline' in received.value) {
+      const { inline: data, size, sha256, md5 } = received.value;
+      const createdAt = new Date().toISOString();
+      const meta = buildMeta({ blobId, tenantId, bucket, key: address }, input, {
+        size,
+        hash: sha256,
+        etag: md5,
+        createdAt,
+      });
+      let outcome: Awaited<ReturnType<typeof inlineCommits.submit>>;
+      try {
+        outcome = await inlineCommits.submit({ meta, input, data });
+      } catch (cause) {
+        return storageError(cause);
+      }
+      if (outcome.refused) return err(PRECONDITION);
+      if (outcome.replaced !== undefined) await removeQuietly(directory.blobPath(outcome.replaced));
+      return ok(meta);
+    }
     const target = directory.blobPath(blobId);
     const published = await directory.publish(received.value.temp, target);
     if (published.kind === 'err') return published;
@@ -158,7 +194,16 @@ function createBinding(
     return ok(meta);
   }
 
-  async function read(meta: BlobMeta, range: ByteRange | undefined): Promise<Result<BlobReadResult, BlobError> | null> {
+  async function read(
+    { meta, data }: StoredRead,
+    range: ByteRange | undefined,
+  ): Promise<Result<BlobReadResult, BlobError> | null> {
+    const start = Math.max(0, range?.start ?? 0);
+    const end = Math.min(range?.end ?? meta.size - 1, meta.size - 1);
+    if (data !== undefined) {
+      const bytes = data.subarray(start, Math.max(start, end + 1));
+      return ok({ meta, stream: bufferStream(bytes), bytes });
+    }
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(directory.blobPath(meta.blobId), 'r');
@@ -167,16 +212,14 @@ function createBinding(
       if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw cause;
     }
-    const start = Math.max(0, range?.start ?? 0);
-    const end = Math.min(range?.end ?? meta.size - 1, meta.size - 1);
     return ok({ meta, stream: fileStream(handle, start, end) });
   }
 
-  async function readLatest(lookup: () => BlobMeta | undefined, range: ByteRange | undefined, missing: BlobError) {
+  async function readLatest(lookup: () => StoredRead | undefined, range: ByteRange | undefined, missing: BlobError) {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const meta = lookup();
-      if (meta === undefined) break;
-      const result = await read(meta, range);
+      const stored = lookup();
+      if (stored === undefined) break;
+      const result = await read(stored, range);
       if (result !== null) return result;
     }
     return err(missing);
@@ -199,23 +242,18 @@ function createBinding(
     dataDir,
     database: db,
     swept,
-    close() {
-      if (!openDirectories.delete(dataDir)) return;
-      releaseDirectory(db);
-      if (owned) db.close();
-    },
     put: (tenantId, input) => guarded(() => write(tenantId, ARTIFACTS_BUCKET, undefined, input)),
     putByKey: (tenantId, bucket, key, input) => guarded(() => write(tenantId, bucket, key, input)),
     get: (tenantId, blobId, options) =>
       guarded(() =>
-        readLatest(() => rows.get(tenantId, blobId), options?.range, {
+        readLatest(() => rows.readById(tenantId, blobId), options?.range, {
           code: 'blob-not-found',
           message: `blob ${blobId} does not exist`,
           blobId,
         }),
       ),
     getByKey: (tenantId, bucket, key, options) =>
-      guarded(() => readLatest(() => rows.at(tenantId, bucket, key), options?.range, notFoundKey(bucket, key))),
+      guarded(() => readLatest(() => rows.readAt(tenantId, bucket, key), options?.range, notFoundKey(bucket, key))),
     head: (tenantId, blobId) => guarded(async () => ok(rows.get(tenantId, blobId) ?? null)),
     headByKey: (tenantId, bucket, key) => guarded(async () => ok(rows.at(tenantId, bucket, key) ?? null)),
     delete: (tenantId, blobId) => guarded(async () => ok({ deleted: await removeBlob(tenantId, blobId) })),
@@ -249,6 +287,5 @@ function createBinding(
         const contents = rest.contents.map((entry) => entry.meta);
         return ok({ ...rest, contents, ...(nextContinuationToken !== undefined ? { nextContinuationToken } : {}) });
       }),
-    ...multipartOperations(rows, directory),
   };
 }

@@ -1,4 +1,4 @@
-import type { BlobFilter, BlobMeta, MultipartInitInput, ScanBound } from '@kindgi/bindings';
+import type { BlobFilter, BlobMeta, ScanBound } from '@kindgi/bindings';
 import type { KindgiDatabase } from './database.js';
 
 /** A key as SQLite sorts it: UTF-16BE bytes, whose memcmp order is JavaScript's code-unit order. */
@@ -6,24 +6,19 @@ export function sortKey(key: string): Buffer {
   return Buffer.from(key, 'utf16le').swap16();
 }
 
-/** A stored upload's address and init input. */
-export interface UploadInfo {
-  bucket: string;
-  key: string;
-  init: MultipartInitInput;
-  createdAt: string;
+/** An object as a read finds it: the bytes are there only for an object kept inside the database. */
+export interface StoredRead {
+  meta: BlobMeta;
+  data?: Buffer;
 }
 
-/** A stored part row. */
-export interface PartRow {
-  part_number: number;
-  etag: string;
-  size: number;
-  file: string;
-  last_modified: string;
+function storedRead(row: { meta: string; data: Buffer | null } | undefined): StoredRead | undefined {
+  if (row === undefined) return undefined;
+  const meta = JSON.parse(row.meta) as BlobMeta;
+  return row.data === null ? { meta } : { meta, data: row.data };
 }
 
-/** The SQL behind blob storage, as prepared statements. */
+/** The SQL behind stored objects, as prepared statements (uploads are in `UploadRows`). */
 export class BlobRows {
   private readonly byId;
   private readonly byAddress;
@@ -32,14 +27,9 @@ export class BlobRows {
   private readonly insert;
   private readonly deleteById;
   private readonly blobExists;
-  private readonly uploadById;
-  private readonly insertUpload;
-  private readonly deleteUpload;
-  private readonly partsOf;
-  private readonly partByNumber;
-  private readonly upsertPart;
-  private readonly deleteParts;
-  private readonly partExists;
+  private readonly insertInline;
+  private readonly readByIdStatement;
+  private readonly readAtStatement;
 
   constructor(readonly db: KindgiDatabase) {
     this.byId = db.prepare<[string, string], { meta: string }>(
@@ -60,27 +50,15 @@ export class BlobRows {
     );
     this.deleteById = db.prepare<[string, string]>('DELETE FROM blobs WHERE blob_id = ? AND tenant_id = ?');
     this.blobExists = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM blobs WHERE blob_id = ?');
-    this.uploadById = db.prepare<[string, string], { info: string }>(
-      'SELECT info FROM uploads WHERE upload_id = ? AND tenant_id = ?',
+    this.insertInline = db.prepare<[string, Buffer]>('INSERT INTO blob_inline (blob_id, data) VALUES (?, ?)');
+    // Reads fetch a small object's bytes with its metadata: one lookup per GET.
+    const read = 'SELECT b.meta, i.data FROM blobs b LEFT JOIN blob_inline i ON i.blob_id = b.blob_id';
+    this.readByIdStatement = db.prepare<[string, string], { meta: string; data: Buffer | null }>(
+      `${read} WHERE b.blob_id = ? AND b.tenant_id = ?`,
     );
-    this.insertUpload = db.prepare<[string, string, string]>(
-      'INSERT INTO uploads (upload_id, tenant_id, info) VALUES (?, ?, ?)',
+    this.readAtStatement = db.prepare<[string, string, Buffer], { meta: string; data: Buffer | null }>(
+      `${read} WHERE b.tenant_id = ? AND b.bucket = ? AND b.key_sort = ?`,
     );
-    this.deleteUpload = db.prepare<[string]>('DELETE FROM uploads WHERE upload_id = ?');
-    this.partsOf = db.prepare<[string], PartRow>(
-      'SELECT part_number, etag, size, file, last_modified FROM upload_parts WHERE upload_id = ? ORDER BY part_number',
-    );
-    this.partByNumber = db.prepare<[string, number], PartRow>(
-      'SELECT part_number, etag, size, file, last_modified FROM upload_parts WHERE upload_id = ? AND part_number = ?',
-    );
-    this.upsertPart = db.prepare(
-      `INSERT INTO upload_parts (upload_id, part_number, etag, size, file, last_modified)
-       VALUES (@uploadId, @partNumber, @etag, @size, @file, @lastModified)
-       ON CONFLICT (upload_id, part_number) DO UPDATE SET
-         etag = excluded.etag, size = excluded.size, file = excluded.file, last_modified = excluded.last_modified`,
-    );
-    this.deleteParts = db.prepare<[string]>('DELETE FROM upload_parts WHERE upload_id = ?');
-    this.partExists = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM upload_parts WHERE file = ?');
   }
 
   get(tenantId: string, blobId: string): BlobMeta | undefined {
@@ -119,6 +97,21 @@ export class BlobRows {
     return previous?.blobId;
   }
 
+  /** Keeps a small object's bytes in its row (inside the caller's transaction, after `replace`). */
+  putInline(blobId: string, data: Buffer): void {
+    this.insertInline.run(blobId, data);
+  }
+
+  /** An object to read by blobId: its metadata, and its bytes when they live in the database. */
+  readById(tenantId: string, blobId: string): StoredRead | undefined {
+    return storedRead(this.readByIdStatement.get(blobId, tenantId));
+  }
+
+  /** An object to read by address: its metadata, and its bytes when they live in the database. */
+  readAt(tenantId: string, bucket: string, key: string): StoredRead | undefined {
+    return storedRead(this.readAtStatement.get(tenantId, bucket, sortKey(key)));
+  }
+
   remove(tenantId: string, blobId: string): boolean {
     return this.deleteById.run(blobId, tenantId).changes > 0;
   }
@@ -127,10 +120,12 @@ export class BlobRows {
     return this.blobExists.get(blobId) !== undefined;
   }
 
-  /** Every blobId, for the sweep of rows whose files are gone. */
+  /** Every blobId kept in a file (inline ones have none), for the sweep of rows whose files are gone. */
   allBlobIds(): string[] {
     return this.db
-      .prepare<[], { blob_id: string }>('SELECT blob_id FROM blobs')
+      .prepare<[], { blob_id: string }>(
+        'SELECT blob_id FROM blobs WHERE NOT EXISTS (SELECT 1 FROM blob_inline WHERE blob_inline.blob_id = blobs.blob_id)',
+      )
       .all()
       .map((row) => row.blob_id);
   }
@@ -160,53 +155,5 @@ export class BlobRows {
       .prepare<unknown[], { seq: number; meta: string }>(sql)
       .all(...params)
       .map((row) => ({ seq: row.seq, meta: JSON.parse(row.meta) as BlobMeta }));
-  }
-
-  upload(tenantId: string, uploadId: string): UploadInfo | undefined {
-    const row = this.uploadById.get(uploadId, tenantId);
-    return row === undefined ? undefined : (JSON.parse(row.info) as UploadInfo);
-  }
-
-  createUpload(tenantId: string, uploadId: string, info: UploadInfo): void {
-    this.insertUpload.run(uploadId, tenantId, JSON.stringify(info));
-  }
-
-  /** Deletes an upload and its part rows; returns the part files to unlink. */
-  dropUpload(uploadId: string): string[] {
-    const files = this.partsOf.all(uploadId).map((part) => part.file);
-    this.deleteParts.run(uploadId);
-    this.deleteUpload.run(uploadId);
-    return files;
-  }
-
-  parts(uploadId: string): PartRow[] {
-    return this.partsOf.all(uploadId);
-  }
-
-  /** Records a part, replacing one with the same number; returns the replaced part's file. */
-  putPart(
-    uploadId: string,
-    part: { partNumber: number; etag: string; size: number; file: string; lastModified: string },
-  ): string | undefined {
-    const previous = this.partByNumber.get(uploadId, part.partNumber);
-    this.upsertPart.run({ uploadId, ...part });
-    return previous?.file;
-  }
-
-  hasPart(file: string): boolean {
-    return this.partExists.get(file) !== undefined;
-  }
-
-  /** Part rows whose files are gone, for the sweep. */
-  allParts(): { upload_id: string; part_number: number; file: string }[] {
-    return this.db
-      .prepare<[], { upload_id: string; part_number: number; file: string }>(
-        'SELECT upload_id, part_number, file FROM upload_parts',
-      )
-      .all();
-  }
-
-  deletePart(uploadId: string, partNumber: number): void {
-    this.db.prepare('DELETE FROM upload_parts WHERE upload_id = ? AND part_number = ?').run(uploadId, partNumber);
   }
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeBlobStorageContract } from '@kindgi/testing';
+import { describeBlobStorageContract } from '@kindgi/testing/contract-suite';
 import { openFsBlobStorage } from '../src/index.js';
 
 describeBlobStorageContract('filesystem (blob-fs)', () => {

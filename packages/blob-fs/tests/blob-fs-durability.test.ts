@@ -18,8 +18,8 @@ function freshDir(): string {
   return dir;
 }
 
-function open(dataDir: string) {
-  const opened = openFsBlobStorage({ dataDir });
+function open(dataDir: string, options: { inlineMaxBytes?: number } = {}) {
+  const opened = openFsBlobStorage({ dataDir, ...options });
   if (opened.kind === 'err') throw new Error(opened.error.message);
   return opened.value;
 }
@@ -76,7 +76,8 @@ it('objects, metadata and multipart uploads survive closing and reopening', asyn
 
 it('keys never reach the filesystem: files are named by blobId only', async () => {
   const dataDir = freshDir();
-  const storage = open(dataDir);
+  // Every object in a file, however small.
+  const storage = open(dataDir, { inlineMaxBytes: 0 });
   try {
     for (const key of AWKWARD_KEYS) {
       const put = await storage.putByKey('t', 'b', key, { name: 'n', contentType: 'a/b', bytes: Buffer.from(key) });
@@ -150,4 +151,81 @@ it('refuses a second open of a directory this process already has open', () => {
   first.close();
   first.close();
   open(dataDir).close();
+});
+
+it('small objects live in the database: they survive reopening and its sweep, and leave no files', async () => {
+  const dataDir = freshDir();
+  const first = open(dataDir, { inlineMaxBytes: 1024 });
+  // Concurrent small PUTs (committed together) to distinct keys and to one key.
+  const results = await Promise.all([
+    ...Array.from({ length: 20 }, (_, i) =>
+      first.putByKey('t', 'b', `small/${i}`, { name: 'n', contentType: 'a/b', bytes: Buffer.from(`body ${i}`) }),
+    ),
+    first.putByKey('t', 'b', 'one', { name: 'a', contentType: 'a/b', bytes: Buffer.from('a') }),
+    first.putByKey('t', 'b', 'one', { name: 'b', contentType: 'a/b', bytes: Buffer.from('b') }),
+  ]);
+  expect(results.every((result) => result.kind === 'ok')).toBe(true);
+  // A file object replaced by a small one, and a small one by a file one.
+  await first.putByKey('t', 'b', 'grows', { name: 'g', contentType: 'a/b', bytes: Buffer.from('tiny') });
+  await first.putByKey('t', 'b', 'grows', { name: 'g', contentType: 'a/b', bytes: Buffer.alloc(4096, 1) });
+  await first.putByKey('t', 'b', 'shrinks', { name: 's', contentType: 'a/b', bytes: Buffer.alloc(4096, 2) });
+  await first.putByKey('t', 'b', 'shrinks', { name: 's', contentType: 'a/b', bytes: Buffer.from('small') });
+  expect((await first.deleteByKey('t', 'b', 'small/0')).kind).toBe('ok');
+  first.close();
+
+  const second = open(dataDir, { inlineMaxBytes: 1024 });
+  try {
+    expect(second.swept).toBe(0);
+    for (let i = 1; i < 20; i++) {
+      const read = await second.getByKey('t', 'b', `small/${i}`);
+      if (read.kind === 'err') throw new Error(read.error.message);
+      expect((await bytesOf(read.value.stream)).toString()).toBe(`body ${i}`);
+      expect(Buffer.from(read.value.bytes ?? []).toString()).toBe(`body ${i}`);
+    }
+    expect(await second.headByKey('t', 'b', 'small/0')).toEqual({ kind: 'ok', value: null });
+    const one = await second.getByKey('t', 'b', 'one');
+    if (one.kind === 'err') throw new Error(one.error.message);
+    expect((await bytesOf(one.value.stream)).toString()).toBe(one.value.meta.name);
+    const ranged = await second.getByKey('t', 'b', 'shrinks', { range: { start: 1, end: 3 } });
+    expect(ranged.kind === 'ok' && (await bytesOf(ranged.value.stream)).toString()).toBe('mal');
+    const files = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) =>
+      e.isFile(),
+    );
+    const grows = await second.headByKey('t', 'b', 'grows');
+    expect(files.map((file) => file.name)).toEqual([grows.kind === 'ok' ? grows.value?.blobId : '']);
+  } finally {
+    second.close();
+  }
+});
+
+it('a body that fails mid-way leaves nothing behind: kept in memory, spilled past the inline limit, or a file', async () => {
+  const dataDir = freshDir();
+  const storage = open(dataDir, { inlineMaxBytes: 1024 });
+  try {
+    async function* failing(size: number): AsyncGenerator<Uint8Array> {
+      yield Buffer.alloc(size, 1);
+      throw new Error('client went away');
+    }
+    for (const [size, declared] of [
+      [100, undefined],
+      [5000, undefined],
+      [5000, 10_000],
+    ] as const) {
+      const put = await storage.putByKey('t', 'b', `failing-${size}-${declared}`, {
+        name: 'f',
+        contentType: 'a/b',
+        bytes: failing(size),
+        ...(declared !== undefined ? { size: declared } : {}),
+      });
+      expect(put.kind === 'err' && put.error.code).toBe('blob-body-failed');
+    }
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+    expect(
+      readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()),
+    ).toEqual([]);
+    const listing = await storage.listByPrefix('t', 'b', {});
+    expect(listing.kind === 'ok' && listing.value.contents).toEqual([]);
+  } finally {
+    storage.close();
+  }
 });

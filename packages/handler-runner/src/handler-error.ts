@@ -1,10 +1,4 @@
-import {
-  describeThrown,
-  type HandlerErrorCode,
-  toWireCause,
-  type ValidationIssue,
-  type WireCause,
-} from '@kindgi/protocol';
+import type { HandlerErrorCode, ValidationIssue, WireCause } from '@kindgi/protocol';
 
 /**
  * Why a tool call or a check did not produce a value. The fields map one to one onto a v2 `error`
@@ -35,25 +29,4 @@ export function handlerError(
   if ('cause' in extra) error.cause = extra.cause ?? null;
   if (extra.issues !== undefined) error.issues = extra.issues;
   return error;
-}
-
-/**
- * `describeThrown` that cannot itself throw: a thrown value is arbitrary pack code (a Proxy, an object
- * whose `toString` throws), and the runner must still report it.
- */
-export function safeDescribe(thrown: unknown): string {
-  try {
-    return describeThrown(thrown);
-  } catch {
-    return 'a value that cannot be printed';
-  }
-}
-
-/** `toWireCause` that cannot itself throw (see `safeDescribe`). */
-export function safeCause(thrown: unknown): WireCause {
-  try {
-    return toWireCause(thrown);
-  } catch {
-    return 'a value that cannot be printed';
-  }
 }

@@ -10,10 +10,10 @@ export { type JsonOutcome, type NotJson, toJsonOutput } from './json-value.js';
 export { type HandlerLogger, type LogFields, noopLogger } from './logger.js';
 export {
   importModuleOnce,
+  ModuleCache,
   type ModuleImporter,
   type ModuleImportFailure,
-  ModuleLoader,
-  sharedModuleLoader,
+  sharedModuleCache,
   toModuleSpecifier,
 } from './module-loader.js';
 export {

@@ -1,7 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { err, ok, type Result } from '@kindgi/protocol';
-import { safeDescribe } from './handler-error.js';
+import { describeThrown, err, ok, type Result } from '@kindgi/protocol';
 
 /** Replaces the default `import()` of a module path (tests and bundlers use it). */
 export type ModuleImporter = (modulePath: string) => unknown;
@@ -33,9 +32,10 @@ const defaultImporter: ModuleImporter = (modulePath) => import(toModuleSpecifier
 
 /**
  * Imports modules once per path and keeps them: every later call for the path reuses the first import.
- * A failed import is not kept, so a module that appears or is fixed later can still load.
+ * A failed import is not kept, so a module that appears or is fixed later can still load. (Named for
+ * what it does, unlike the indexer's `ModuleLoader`, which imports a file again whenever it changed.)
  */
-export class ModuleLoader {
+export class ModuleCache {
   readonly #byImporter = new WeakMap<ModuleImporter, Map<string, Entry>>();
 
   /** The module at `modulePath`; never throws. Synchronous-cheap once the module is loaded. */
@@ -71,12 +71,12 @@ async function importOnce(modulePath: string, importer: ModuleImporter): Promise
   try {
     return ok(await importer(modulePath));
   } catch (thrown) {
-    return err({ thrown, description: safeDescribe(thrown) });
+    return err({ thrown, description: describeThrown(thrown) });
   }
 }
 
 /** The loader `runHandler` and `runCheck` share unless given their own. */
-export const sharedModuleLoader = new ModuleLoader();
+export const sharedModuleCache = new ModuleCache();
 
 /**
  * Imports a module through the runners' shared cache, so a module imported here (for example by a pack
@@ -86,5 +86,5 @@ export function importModuleOnce(
   modulePath: string,
   importer?: ModuleImporter,
 ): Promise<Result<unknown, ModuleImportFailure>> {
-  return Promise.resolve(sharedModuleLoader.load(modulePath, importer));
+  return Promise.resolve(sharedModuleCache.load(modulePath, importer));
 }

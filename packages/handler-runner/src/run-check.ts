@@ -1,7 +1,15 @@
-import { describeFirstIssue, err, ok, type Result, type ValidatorCache } from '@kindgi/protocol';
-import { type HandlerError, handlerError, safeCause, safeDescribe } from './handler-error.js';
+import {
+  describeFirstIssue,
+  describeThrown,
+  err,
+  ok,
+  type Result,
+  toWireCause,
+  type ValidatorCache,
+} from '@kindgi/protocol';
+import { type HandlerError, handlerError } from './handler-error.js';
 import { toJsonOutput } from './json-value.js';
-import { type ModuleImporter, type ModuleLoader, sharedModuleLoader } from './module-loader.js';
+import { type ModuleCache, type ModuleImporter, sharedModuleCache } from './module-loader.js';
 import { resolveCheckEvaluator } from './resolve.js';
 import { sharedValidators } from './validators.js';
 
@@ -25,7 +33,7 @@ export interface RunCheckOptions {
   /** Compiled validators; default: one cache shared by every call in the process. */
   readonly validators?: ValidatorCache;
   /** Imported modules; default: one loader shared by every call in the process. */
-  readonly modules?: ModuleLoader;
+  readonly modules?: ModuleCache;
 }
 
 const neverAborted: AbortSignal = new AbortController().signal;
@@ -65,7 +73,7 @@ export async function runCheck(options: RunCheckOptions): Promise<Result<unknown
     }
   }
 
-  const loader = options.modules ?? sharedModuleLoader;
+  const loader = options.modules ?? sharedModuleCache;
   const pending = loader.load(check.modulePath, options.importCheck);
   const loaded = pending instanceof Promise ? await pending : pending;
   if (loaded.kind === 'err') {
@@ -74,7 +82,7 @@ export async function runCheck(options: RunCheckOptions): Promise<Result<unknown
         'handler-import-failed',
         `Failed to import check module '${check.modulePath}': ${loaded.error.description}`,
         subject,
-        { cause: safeCause(loaded.error.thrown) },
+        { cause: toWireCause(loaded.error.thrown) },
       ),
     );
   }
@@ -97,8 +105,8 @@ export async function runCheck(options: RunCheckOptions): Promise<Result<unknown
     result = await Reflect.apply(resolved.evaluate, resolved.thisArg, [options.config, options.trace, bindings]);
   } catch (thrown) {
     return err(
-      handlerError('handler-throw', `Check "${check.id}" evaluate() threw: ${safeDescribe(thrown)}`, subject, {
-        cause: safeCause(thrown),
+      handlerError('handler-throw', `Check "${check.id}" evaluate() threw: ${describeThrown(thrown)}`, subject, {
+        cause: toWireCause(thrown),
       }),
     );
   }

@@ -1,11 +1,20 @@
-import { err, issuesFromZod, ok, type Result, type ValidationIssue, type ValidatorCache } from '@kindgi/protocol';
+import {
+  describeThrown,
+  err,
+  issuesFromZod,
+  ok,
+  type Result,
+  toWireCause,
+  type ValidationIssue,
+  type ValidatorCache,
+} from '@kindgi/protocol';
 import { cloneInput } from './clone.js';
 import { type CallerContext, createHandlerContext } from './context.js';
 import type { DeferredAbortSignal } from './deferred-abort.js';
-import { type HandlerError, handlerError, safeCause, safeDescribe } from './handler-error.js';
+import { type HandlerError, handlerError } from './handler-error.js';
 import { toJsonOutput } from './json-value.js';
 import type { HandlerLogger } from './logger.js';
-import { type ModuleImporter, type ModuleLoader, sharedModuleLoader } from './module-loader.js';
+import { type ModuleCache, type ModuleImporter, sharedModuleCache } from './module-loader.js';
 import { type ResolvedToolHandler, resolveToolHandler } from './resolve.js';
 import { sharedValidators } from './validators.js';
 
@@ -37,7 +46,7 @@ export interface RunHandlerOptions {
   /** Compiled validators; default: one cache shared by every call in the process. */
   readonly validators?: ValidatorCache;
   /** Imported modules; default: one loader shared by every call in the process. */
-  readonly modules?: ModuleLoader;
+  readonly modules?: ModuleCache;
 }
 
 /**
@@ -76,7 +85,7 @@ export async function runHandler(options: RunHandlerOptions): Promise<Result<unk
   try {
     input = cloneInput(options.input);
   } catch (thrown) {
-    const issues: ValidationIssue[] = [{ instancePath: '', message: `must be JSON data (${safeDescribe(thrown)})` }];
+    const issues: ValidationIssue[] = [{ instancePath: '', message: `must be JSON data (${describeThrown(thrown)})` }];
     return err(
       handlerError('input-validation-failed', `Tool "${tool.id}" input failed validation`, subject, { issues }),
     );
@@ -90,7 +99,7 @@ export async function runHandler(options: RunHandlerOptions): Promise<Result<unk
     );
   }
 
-  const loader = options.modules ?? sharedModuleLoader;
+  const loader = options.modules ?? sharedModuleCache;
   const pending = loader.load(tool.modulePath, options.importHandler);
   const loaded = pending instanceof Promise ? await pending : pending;
   if (loaded.kind === 'err') {
@@ -99,7 +108,7 @@ export async function runHandler(options: RunHandlerOptions): Promise<Result<unk
         'handler-import-failed',
         `Failed to import handler module '${tool.modulePath}': ${loaded.error.description}`,
         subject,
-        { cause: safeCause(loaded.error.thrown) },
+        { cause: toWireCause(loaded.error.thrown) },
       ),
     );
   }
@@ -128,8 +137,8 @@ export async function runHandler(options: RunHandlerOptions): Promise<Result<unk
     output = await Reflect.apply(resolved.handler, resolved.thisArg, [input, ctx]);
   } catch (thrown) {
     return err(
-      handlerError('handler-throw', `Handler for tool "${tool.id}" threw: ${safeDescribe(thrown)}`, subject, {
-        cause: safeCause(thrown),
+      handlerError('handler-throw', `Handler for tool "${tool.id}" threw: ${describeThrown(thrown)}`, subject, {
+        cause: toWireCause(thrown),
       }),
     );
   }
@@ -179,9 +188,14 @@ async function parseWithZod(
   } catch (thrown) {
     // A refinement or transform in the schema threw instead of reporting an issue: that is pack code failing.
     return err(
-      handlerError('handler-throw', `The inputZod schema of tool "${toolId}" threw: ${safeDescribe(thrown)}`, subject, {
-        cause: safeCause(thrown),
-      }),
+      handlerError(
+        'handler-throw',
+        `The inputZod schema of tool "${toolId}" threw: ${describeThrown(thrown)}`,
+        subject,
+        {
+          cause: toWireCause(thrown),
+        },
+      ),
     );
   }
 }

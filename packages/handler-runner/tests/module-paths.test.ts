@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ModuleLoader, runHandler, toModuleSpecifier } from '../src/index.js';
+import { ModuleCache, runHandler, toModuleSpecifier } from '../src/index.js';
 import { CTX, fixture, openTool } from './helpers.js';
 
 declare global {
@@ -40,7 +40,7 @@ describe('module cache', () => {
       calls.push(path);
       return { handler: () => ({ from: 'custom' }) };
     };
-    const modules = new ModuleLoader();
+    const modules = new ModuleCache();
     for (let i = 0; i < 3; i++) {
       await runHandler({ tool: openTool('virtual:a'), input: {}, ctx: CTX, importHandler, modules });
     }

@@ -9,3 +9,12 @@ export {
   resolveDiscovery,
   runIndexer,
 } from '@kindgi/indexer';
+export {
+  BUNDLE_MAP_FILENAME,
+  BUNDLED_CONFIG_FILENAME,
+  type BuildPackOptions,
+  buildPack,
+  type PackBuildError,
+  type PackBuildReport,
+  packBuildMain,
+} from '@kindgi/indexer/build';

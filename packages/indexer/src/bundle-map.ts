@@ -1,38 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { describeThrown, err, ok, type Result } from '@kindgi/protocol';
+import { type BundleMap, checkBundleMap, describeThrown, err, type Result } from '@kindgi/protocol';
 
-/** A build's map of source paths (as the index records them) to bundle paths (relative to the module root). */
-export type BundleMap = Record<string, string>;
+export { type BundleMap, checkBundleMap };
 
-function normalise(path: string): string {
-  return path.replaceAll('\\', '/').replace(/^(\.\/)+/, '');
-}
-
-/** Checks a bundle map: an object of relative source path → relative bundle path. Keys are normalised. */
-export function checkBundleMap(raw: unknown, source: string): Result<BundleMap, string> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return err(`${source} must be a JSON object of source path → bundle path`);
-  }
-  const map: BundleMap = {};
-  for (const [key, value] of Object.entries(raw)) {
-    const sourcePath = normalise(key);
-    if (
-      sourcePath === '' ||
-      sourcePath.startsWith('/') ||
-      /^[A-Za-z]:/.test(sourcePath) ||
-      sourcePath.split('/').includes('..')
-    ) {
-      return err(`${source}: "${key}" must be a source path relative to the pack root, inside it`);
-    }
-    if (typeof value !== 'string' || value === '') {
-      return err(`${source}: the bundle of "${key}" must be a non-empty path relative to the module root`);
-    }
-    if (map[sourcePath] !== undefined) return err(`${source}: "${sourcePath}" is listed twice`);
-    map[sourcePath] = value;
-  }
-  return ok(map);
-}
+/** The largest bundle map file read: ample for `MAX_BUNDLE_MAP_ENTRIES` entries. */
+const MAX_BUNDLE_MAP_BYTES = 4 * 1024 * 1024;
 
 /** Reads a bundle map from a JSON file (relative to `baseDir`) or takes it as given. */
 export async function loadBundleMap(spec: string | BundleMap, baseDir: string): Promise<Result<BundleMap, string>> {
@@ -40,6 +13,10 @@ export async function loadBundleMap(spec: string | BundleMap, baseDir: string): 
   const path = resolve(baseDir, spec);
   let raw: unknown;
   try {
+    const { size } = await stat(path);
+    if (size > MAX_BUNDLE_MAP_BYTES) {
+      return err(`bundle map ${path} is ${size} bytes, more than the ${MAX_BUNDLE_MAP_BYTES} read`);
+    }
     raw = JSON.parse(await readFile(path, 'utf8'));
   } catch (cause) {
     return err(`bundle map ${path} could not be read: ${describeThrown(cause)}`);

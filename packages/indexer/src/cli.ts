@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type RunIndexerOptions, runIndexer } from './run-indexer.js';
 
@@ -11,6 +12,7 @@ export interface CliIo {
 const USAGE = `Usage: kindgi-index --pack-dir <path> [options]
 
 Writes a Node pack's index.json: the tools, guardrails, agents and flows its pack service serves.
+Path options resolve against the working directory.
 
 Options:
   --pack-dir <path>          the pack root (required)
@@ -20,15 +22,20 @@ Options:
   --module-root <path>       what the bundle paths are relative to (default: --pack-dir)
   --artifact-version <str>   pin the artifact version (default: YYYYMMDD.N, UTC)
   --published-at <iso>       pin the publication time (default: now; SOURCE_DATE_EPOCH if set)
-  --strict                   exit 1 when any file could not be indexed
   --json                     print the report (or the error) as JSON on stdout
-  --help                     print this help
+  --strict                   accepted for older scripts: every run is strict
+  -h, --help                 print this help
   --version                  print the indexer's version
 
-Exit codes: 0 indexed, 1 indexing failed (or --strict with file errors), 2 bad arguments.
+Exit codes: 0 indexed, 1 indexing failed (any file that fails: nothing is written), 2 bad arguments.
 `;
 
-function packageVersion(): string {
+// Replaced at build time in the self-contained bundle, which has no package.json beside it.
+declare const __KINDGI_VERSION__: string | undefined;
+
+/** The indexer's version (its package's, or the one the bundle was built with). */
+export function indexerVersion(): string {
+  if (typeof __KINDGI_VERSION__ === 'string') return __KINDGI_VERSION__;
   try {
     const url = new URL('../package.json', import.meta.url);
     return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
@@ -62,7 +69,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
         'published-at': { type: 'string' },
         strict: { type: 'boolean' },
         json: { type: 'boolean' },
-        help: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
     }));
@@ -75,7 +82,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     return 0;
   }
   if (values.version) {
-    io.stdout(`${packageVersion()}\n`);
+    io.stdout(`${indexerVersion()}\n`);
     return 0;
   }
   const packDir = values['pack-dir'];
@@ -87,36 +94,37 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     io.stderr('kindgi-index: --module-root only applies with --bundle-map\n');
     return 2;
   }
-  const options: RunIndexerOptions = { packDir };
-  const set = <K extends keyof RunIndexerOptions>(key: K, value: string | boolean | undefined) => {
-    if (typeof value === 'string') options[key] = value as RunIndexerOptions[K];
+  // Paths on a command line mean what the user's shell means: relative to the working directory.
+  const options: RunIndexerOptions = { packDir: resolve(packDir) };
+  const set = <K extends keyof RunIndexerOptions>(key: K, value: string | boolean | undefined, path = true) => {
+    if (typeof value === 'string') options[key] = (path ? resolve(value) : value) as RunIndexerOptions[K];
   };
   set('configPath', values.config);
   set('outputPath', values.output);
   set('bundleMap', values['bundle-map']);
   set('moduleRoot', values['module-root']);
-  set('artifactVersion', values['artifact-version']);
-  set('publishedAt', values['published-at'] ?? publishedAtFromEnv());
+  set('artifactVersion', values['artifact-version'], false);
+  set('publishedAt', values['published-at'] ?? publishedAtFromEnv(), false);
   const outcome = await runIndexer(options);
   if (outcome.kind === 'err') {
     if (values.json) io.stdout(`${JSON.stringify({ ok: false, error: outcome.error }, null, 2)}\n`);
-    io.stderr(`kindgi-index: ${outcome.error.code}: ${outcome.error.message}\n`);
+    const failed = outcome.error.fileErrors ?? [];
+    for (const failure of failed) io.stderr(`kindgi-index: ${failure.code}: ${failure.message}\n`);
+    io.stderr(
+      failed.length > 0
+        ? `kindgi-index: ${failed.length} file(s) could not be indexed; no index was written\n`
+        : `kindgi-index: ${outcome.error.code}: ${outcome.error.message}\n`,
+    );
     return outcome.error.code === 'options-invalid' ? 2 : 1;
   }
   const report = outcome.value;
   if (values.json) io.stdout(`${JSON.stringify({ ok: true, ...report }, null, 2)}\n`);
   for (const warning of report.warnings) io.stderr(`kindgi-index: warning ${warning.code}: ${warning.message}\n`);
-  for (const failure of report.fileErrors) io.stderr(`kindgi-index: ${failure.code}: ${failure.message}\n`);
   const { tools, guardrails, agents, flows } = report.counts;
   if (!values.json) {
     io.stdout(
       `Indexed ${tools} tools, ${guardrails} guardrails, ${agents} agents, ${flows} flows into ${report.outputPath}\n`,
     );
-  }
-  if (report.fileErrors.length > 0) {
-    const left = `${report.fileErrors.length} file(s) left out of the index`;
-    io.stderr(values.strict ? `kindgi-index: ${left} (--strict)\n` : `kindgi-index: ${left}\n`);
-    if (values.strict) return 1;
   }
   return 0;
 }

@@ -1,14 +1,4 @@
-/** Failures that stop `runIndexer` before an index is written. */
-export type IndexerErrorCode =
-  | 'config-not-found'
-  | 'config-parse-failed'
-  | 'config-invalid'
-  | 'discovery-empty'
-  | 'output-write-failed'
-  | 'language-mismatch'
-  | 'options-invalid';
-
-/** Failures of one discovered file: the file is left out and the rest of the pack is indexed. */
+/** Failures of one discovered file. Any of them fails the run: no index is written. */
 export type IndexerFileErrorCode =
   | 'file-import-failed'
   | 'no-default-export'
@@ -18,8 +8,22 @@ export type IndexerFileErrorCode =
   | 'manifest-validation-failed'
   | 'reserved-check-id';
 
+/**
+ * Why `runIndexer` wrote nothing: a pack-level failure, or (when files failed) the first failing file's
+ * code, with every failing file in `fileErrors`.
+ */
+export type IndexerErrorCode =
+  | 'config-not-found'
+  | 'config-parse-failed'
+  | 'config-invalid'
+  | 'discovery-empty'
+  | 'output-write-failed'
+  | 'language-mismatch'
+  | 'options-invalid'
+  | IndexerFileErrorCode;
+
 /** Every indexer error code, for callers that switch on them. */
-export const INDEXER_ERROR_CODES: readonly (IndexerErrorCode | IndexerFileErrorCode)[] = [
+export const INDEXER_ERROR_CODES: readonly IndexerErrorCode[] = [
   'config-not-found',
   'config-parse-failed',
   'config-invalid',
@@ -41,8 +45,10 @@ export interface IndexerError {
   code: IndexerErrorCode;
   /** One line naming the file and the cause, fit for a build log. */
   message: string;
-  /** The file concerned (absolute for configs and outputs), when there is one. */
+  /** The file concerned (absolute for configs and outputs, pack-relative for a discovered file), when there is one. */
   file?: string;
+  /** Every discovered file that failed, in path order, when files failed (the message lists them too). */
+  fileErrors?: IndexerFileError[];
 }
 
 /** A discovered file that could not be indexed. */

@@ -1,21 +1,58 @@
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
-import { err, ok, type Result } from '@kindgi/protocol';
-import { register as registerCjs } from 'tsx/cjs/api';
-import { register as registerEsm } from 'tsx/esm/api';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describeThrown, err, ok, type Result } from '@kindgi/protocol';
 
 /** What an imported module exposes: its exports by name (`default` among them). */
 export type ModuleNamespace = Record<string, unknown>;
 
-let registered = false;
+const TYPESCRIPT = /\.(?:ts|mts|cts|tsx)$/;
 
-function registerTypeScript(): void {
-  if (registered) return;
-  registered = true;
+type TsxApi = { register: () => unknown };
+type ExportsEntry = { import?: { default?: string } };
+
+/** Where an installed tsx's ESM API is: its package.json's own `exports` say. */
+function tsxApiUrl(from: string, api: './esm/api' | './cjs/api'): string {
+  const manifestPath = createRequire(from).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports?: Record<string, ExportsEntry> };
+  const target = manifest.exports?.[api]?.import?.default;
+  if (typeof target !== 'string') throw new Error(`${manifestPath} exports no ESM ${api}`);
+  return pathToFileURL(join(dirname(manifestPath), target)).href;
+}
+
+/** tsx's API, from the install that holds `file` (the user's pack), else from the indexer's own install. */
+async function importTsx(file: string, api: './esm/api' | './cjs/api'): Promise<TsxApi> {
+  const problems: string[] = [];
+  for (const from of [file, fileURLToPath(import.meta.url)]) {
+    try {
+      return (await import(/* @vite-ignore */ tsxApiUrl(from, api))) as TsxApi;
+    } catch (cause) {
+      problems.push(describeThrown(cause));
+    }
+  }
+  throw new Error(
+    `${file} is TypeScript, and tsx (which imports it) is not installed where the pack is (install tsx in the pack, or index its build with --bundle-map): ${problems[0]}`,
+  );
+}
+
+let registering: Promise<void> | undefined;
+
+function registerTypeScript(file: string): Promise<void> {
   // tsx's loader hooks: a pack's TypeScript (and its imports, ESM or CommonJS) loads with real Node
-  // resolution, including ESM-only packages such as @kindgi/sdk, with no build step.
-  registerEsm();
-  registerCjs();
+  // resolution, including ESM-only packages such as @kindgi/sdk, with no build step. Registered only for
+  // a TypeScript file, so indexing JavaScript or a build needs no loader (and the bundle ships none).
+  registering ??= (async () => {
+    const [esm, cjs] = await Promise.all([importTsx(file, './esm/api'), importTsx(file, './cjs/api')]);
+    esm.register();
+    cjs.register();
+  })();
+  // A failed attempt is retried for the next TypeScript file (tsx may have been installed since).
+  return registering.catch((cause: unknown) => {
+    registering = undefined;
+    throw cause;
+  });
 }
 
 /**
@@ -26,7 +63,7 @@ function registerTypeScript(): void {
 export class ModuleLoader {
   /** Imports `file` (absolute). Throws what the module throws. */
   async load(file: string): Promise<ModuleNamespace> {
-    registerTypeScript();
+    if (TYPESCRIPT.test(file)) await registerTypeScript(file);
     const { mtimeMs } = await stat(file);
     const url = `${pathToFileURL(file).href}?v=${Math.trunc(mtimeMs * 1000)}`;
     return interop((await import(/* @vite-ignore */ url)) as ModuleNamespace);

@@ -45,8 +45,6 @@ export interface IndexerReport {
   outputPath: string;
   counts: Record<PrimitiveFolder, number>;
   warnings: IndexerWarning[];
-  /** Files left out of the index, each with why. */
-  fileErrors: IndexerFileError[];
 }
 
 function checkPublishedAt(value: string | undefined): Result<Date, IndexerError> {
@@ -66,8 +64,8 @@ function checkPublishedAt(value: string | undefined): Result<Date, IndexerError>
 
 /**
  * Indexes a pack: loads its config, discovers and imports its files, and writes `index.json` atomically
- * with sorted lists and keys. A broken file is left out and reported in `fileErrors`; the run fails only
- * when nothing sensible can be written. Never throws.
+ * with sorted lists and keys. Fails loud: when any discovered file fails, the error lists every failing
+ * file (`fileErrors`) and nothing is written, so a previous index stays as it was. Never throws.
  */
 export async function runIndexer(options: RunIndexerOptions): Promise<Result<IndexerReport, IndexerError>> {
   try {
@@ -137,6 +135,7 @@ async function indexPack(options: RunIndexerOptions): Promise<Result<IndexerRepo
     else indexed.push({ file: file.path, result: result.value });
   }
   const lists = collectEntries(indexed, fileErrors);
+  if (fileErrors.length > 0) return err(filesFailed(fileErrors));
   const warnings = checkIdWarnings(indexed, config.pack.id);
   const outputPath = resolve(packDir, options.outputPath ?? DEFAULT_OUTPUT_PATH);
   const artifactVersion = options.artifactVersion ?? (await nextArtifactVersion(outputPath, publishedAt.value));
@@ -165,7 +164,15 @@ async function indexPack(options: RunIndexerOptions): Promise<Result<IndexerRepo
     agents: lists.agents.length,
     flows: lists.flows.length,
   };
-  return ok({ outputPath, counts, warnings, fileErrors });
+  return ok({ outputPath, counts, warnings });
+}
+
+function filesFailed(fileErrors: IndexerFileError[]): IndexerError {
+  const sorted = [...fileErrors].sort((a, b) => compareCodeUnits(a.file, b.file));
+  const first = sorted[0]!;
+  const list = sorted.map((failure) => `${failure.file} (${failure.code})`).join(', ');
+  const message = `${sorted.length} file(s) could not be indexed, so no index was written: ${list}`;
+  return { code: first.code, message, file: first.file, fileErrors: sorted };
 }
 
 type Lists = Pick<PackIndex, PrimitiveFolder>;

@@ -35,7 +35,7 @@ describe('bundle mode', () => {
       }),
     );
     const outcome = await runIndexer({ packDir: pack, bundleMap, moduleRoot, ...PINNED });
-    expect(outcome).toMatchObject({ kind: 'ok', value: { fileErrors: [], counts: { tools: 1, guardrails: 1 } } });
+    expect(outcome).toMatchObject({ kind: 'ok', value: { counts: { tools: 1, guardrails: 1 } } });
     const index = JSON.parse(await readFile(join(pack, 'dist/index.json'), 'utf8'));
     expect(index.tools[0]).toMatchObject({ id: 'acme.lookup', modulePath: 'tools/lookup/index.ts' });
     expect(index.guardrails[0]).toMatchObject({
@@ -54,10 +54,9 @@ describe('bundle mode', () => {
     });
     const bundleMap = { 'tools/ok.ts': 'b/ok.mjs', 'tools/broken.ts': 'b/broken.mjs', 'tools/gone.ts': 'b/gone.mjs' };
     const outcome = await runIndexer({ packDir: pack, bundleMap, ...PINNED });
-    expect(outcome.kind).toBe('ok');
-    if (outcome.kind !== 'ok') return;
-    expect(outcome.value.counts.tools).toBe(1);
-    expect(outcome.value.fileErrors.map((e) => e.message)).toEqual([
+    expect(outcome.kind).toBe('err');
+    if (outcome.kind !== 'err') return;
+    expect(outcome.error.fileErrors?.map((e) => e.message)).toEqual([
       `tools/broken.ts: import failed (bundle ${join(pack, 'b/broken.mjs')}): Error: bundle is broken`,
       `tools/gone.ts: import failed (bundle ${join(pack, 'b/gone.mjs')}): Error: ENOENT: no such file or directory, stat '${join(pack, 'b/gone.mjs')}'`,
     ]);
@@ -73,6 +72,17 @@ describe('bundle mode', () => {
         message: 'bundleMap: "../tools/x.ts" must be a source path relative to the pack root, inside it',
       },
     });
+    for (const bundle of ['../outside.mjs', '/abs/x.mjs']) {
+      const outside = await runIndexer({ packDir: pack, bundleMap: { 'tools/x.ts': bundle } });
+      expect(outside).toEqual({
+        kind: 'err',
+        error: {
+          code: 'options-invalid',
+          message:
+            'bundleMap: the bundle of "tools/x.ts" must be a non-empty path relative to the module root, inside it (no "..", not absolute)',
+        },
+      });
+    }
     const dir = await freshDir();
     const notJson = join(dir, 'map.json');
     await writeFile(notJson, '[1, 2]');

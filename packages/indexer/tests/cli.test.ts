@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configText, copyBasicPack, makePack, PINNED, removePacks, toolText } from './helpers/packs.js';
+import { configText, copyBasicPack, freshDir, makePack, PINNED, removePacks, toolText } from './helpers/packs.js';
 
 // Black-box: the built process entry, as a pack image runs it (`pnpm test` builds first).
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
@@ -15,9 +15,10 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+    const options = { env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}) };
+    execFile(process.execPath, [MAIN, ...args], options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -67,24 +68,43 @@ describe('kindgi-index', () => {
       outputPath: join(pack, 'dist/index.json'),
       counts: { tools: 1, guardrails: 0, agents: 0, flows: 0 },
       warnings: [],
-      fileErrors: [],
     });
   });
 
-  it('file errors: exit 0 with the errors on stderr, exit 1 with --strict', async () => {
-    const pack = await makePack({
-      'kindgi.config.mjs': configText(),
-      'tools/a.mjs': toolText('acme.a'),
-      'tools/b.mjs': "throw new Error('b is broken');\n",
+  it('file errors: exit 1 naming every failing file with its code; the previous index is left untouched', async () => {
+    const pack = await makePack({ 'kindgi.config.mjs': configText(), 'tools/a.mjs': toolText('acme.a') });
+    expect((await run(['--pack-dir', pack, ...pinned])).code).toBe(0);
+    const indexPath = join(pack, 'dist/index.json');
+    const before = await readFile(indexPath, 'utf8');
+    await writeFile(join(pack, 'tools/a.mjs'), 'export const a = 1;\n');
+    await writeFile(join(pack, 'tools/b.mjs'), "throw new Error('b is broken');\n");
+    const failed = await run(['--pack-dir', pack, '--artifact-version', '2']);
+    expect(failed).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'kindgi-index: no-default-export: tools/a.mjs: has no default export: write `export default defineTool({ … })` (or defineGuardrail, defineAgent, defineFlow)\n' +
+        'kindgi-index: file-import-failed: tools/b.mjs: import failed: Error: b is broken\n' +
+        'kindgi-index: 2 file(s) could not be indexed; no index was written\n',
     });
-    const lenient = await run(['--pack-dir', pack, ...pinned]);
-    expect(lenient.code).toBe(0);
-    expect(lenient.stderr).toBe(
-      'kindgi-index: file-import-failed: tools/b.mjs: import failed: Error: b is broken\nkindgi-index: 1 file(s) left out of the index\n',
-    );
-    const strict = await run(['--pack-dir', pack, '--strict', ...pinned]);
-    expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('kindgi-index: 1 file(s) left out of the index (--strict)\n');
+    expect(await readFile(indexPath, 'utf8')).toBe(before);
+    const json = await run(['--pack-dir', pack, '--json', '--strict']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'no-default-export', fileErrors: [{ file: 'tools/a.mjs' }, { file: 'tools/b.mjs' }] },
+    });
+  });
+
+  it('resolves path options against the working directory', async () => {
+    const pack = await makePack({ 'kindgi.config.mjs': configText(), 'tools/a.mjs': toolText('acme.a') });
+    const cwd = await freshDir();
+    const result = await run(['--pack-dir', relative(cwd, pack), '--output', 'out/index.json', ...pinned], {}, cwd);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `Indexed 1 tools, 0 guardrails, 0 agents, 0 flows into ${join(cwd, 'out/index.json')}\n`,
+    });
+    expect(existsSync(join(cwd, 'out/index.json'))).toBe(true);
   });
 
   it('exit 1: an indexer error, named with its code and file on stderr', async () => {
@@ -123,12 +143,13 @@ describe('kindgi-index', () => {
     expect(badTime.stderr).toContain('options-invalid: publishedAt must be an ISO 8601 time');
   });
 
-  it('--help and --version', async () => {
+  it('--help, -h and --version', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(
-      'Exit codes: 0 indexed, 1 indexing failed (or --strict with file errors), 2 bad arguments.',
+      'Exit codes: 0 indexed, 1 indexing failed (any file that fails: nothing is written), 2 bad arguments.',
     );
+    expect(await run(['-h'])).toEqual(help);
     const version = await run(['--version']);
     const pkg = JSON.parse(await readFile(join(dirname(MAIN), '..', 'package.json'), 'utf8'));
     expect(version).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
@@ -137,7 +158,6 @@ describe('kindgi-index', () => {
   it('--bundle-map with --module-root', async () => {
     const pack = await makePack({ 'kindgi.config.mjs': configText(), 'build/a.mjs': toolText('acme.a') });
     const map = join(pack, 'build/map.json');
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(map, JSON.stringify({ 'tools/a.ts': 'a.mjs' }));
     const result = await run([
       '--pack-dir',
@@ -162,11 +182,17 @@ describe('kindgi-index', () => {
         "export const extra = { id: 'tool-order', evaluate: () => ({ passed: true }) };\nexport default { id: 'acme.g', action: 'halt', check: 'acme.checks.extra' };\n",
       'agents/b.js': "module.exports = { id: 'acme.b', instructions: 'hi' };\n",
     });
+    // The named export is seen through the CommonJS wrapper: its reserved id is caught.
+    const refused = await run(['--pack-dir', pack, ...pinned]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('reserved-check-id: guardrails/g/index.ts: export "extra"');
+    await writeFile(
+      join(pack, 'guardrails/g/index.ts'),
+      "export const extra = { id: 'acme.checks.extra', evaluate: () => ({ passed: true }) };\nexport default { id: 'acme.g', action: 'halt', check: 'acme.checks.extra' };\n",
+    );
     const result = await run(['--pack-dir', pack, ...pinned]);
     expect(result.stdout).toBe(
-      `Indexed 1 tools, 0 guardrails, 1 agents, 0 flows into ${join(pack, 'dist/index.json')}\n`,
+      `Indexed 1 tools, 1 guardrails, 1 agents, 0 flows into ${join(pack, 'dist/index.json')}\n`,
     );
-    // The named export is seen through the CommonJS wrapper: its reserved id is caught.
-    expect(result.stderr).toContain('reserved-check-id: guardrails/g/index.ts: export "extra"');
   });
 });

@@ -1,27 +1,34 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type IndexerReport, runIndexer } from '../src/index.js';
+import { type IndexerError, type IndexerReport, runIndexer } from '../src/index.js';
 import { configText, makePack, PINNED, removePacks, toolText } from './helpers/packs.js';
 
 afterAll(removePacks);
 
 /** Indexes a pack made of `files` (plus a config and one good tool) and returns its report. */
-async function indexWith(
-  files: Record<string, string>,
-): Promise<IndexerReport & { index: { tools: { id: string }[] } }> {
+async function indexWith(files: Record<string, string>): Promise<IndexerReport> {
   const pack = await makePack({ 'kindgi.config.mjs': configText(), 'tools/good.mjs': toolText('acme.good'), ...files });
   const outcome = await runIndexer({ packDir: pack, ...PINNED });
   if (outcome.kind === 'err') throw new Error(`unexpected ${outcome.error.code}: ${outcome.error.message}`);
-  const index = JSON.parse(await readFile(join(pack, 'dist/index.json'), 'utf8'));
-  return { ...outcome.value, index };
+  return outcome.value;
+}
+
+/** Indexes a pack made of `files` (plus a config and one good tool) that must fail; nothing may be written. */
+async function failWith(files: Record<string, string>): Promise<IndexerError> {
+  const pack = await makePack({ 'kindgi.config.mjs': configText(), 'tools/good.mjs': toolText('acme.good'), ...files });
+  const outcome = await runIndexer({ packDir: pack, ...PINNED });
+  if (outcome.kind === 'ok') throw new Error(`indexed a broken pack: ${JSON.stringify(outcome.value)}`);
+  expect(existsSync(join(pack, 'dist'))).toBe(false);
+  return outcome.error;
 }
 
 const ZOD_DATE_TOOL = `import { z } from 'zod';
 export default { id: 'acme.dated', inputZod: z.object({ when: z.date() }), handler: async () => ({}) };
 `;
 
-describe('file errors: the file is left out, the rest is indexed, all are reported together', () => {
+describe('file errors: the run fails, names every failing file with its code, and writes nothing', () => {
   it.each([
     [
       'file-import-failed',
@@ -127,9 +134,14 @@ export default { id: 'acme.zo', outputZod: z.object({ n: z.string().transform((v
       'tools/zod-output.ts: tool "acme.zo" output (Zod, output side) has no JSON Schema form at /properties/n: A Zod transform cannot be represented in JSON Schema (output side) at /properties/n',
     ],
   ])('%s', async (code, files, message) => {
-    const report = await indexWith(files);
-    expect(report.fileErrors).toEqual([{ code, file: message.slice(0, message.indexOf(':')), message }]);
-    expect(report.index.tools.map((t) => t.id)).toContain('acme.good');
+    const file = message.slice(0, message.indexOf(':'));
+    const error = await failWith(files);
+    expect(error).toEqual({
+      code,
+      file,
+      message: `1 file(s) could not be indexed, so no index was written: ${file} (${code})`,
+      fileErrors: [{ code, file, message }],
+    });
   });
 
   it('ambiguous-kind: a custom-pattern file whose export has no primitive shape', async () => {
@@ -139,7 +151,7 @@ export default { id: 'acme.zo', outputZod: z.object({ n: z.string().transform((v
       'lib/helper.mjs': 'export default { id: 42 };\n',
     });
     const outcome = await runIndexer({ packDir: pack, ...PINNED });
-    expect(outcome.kind === 'ok' && outcome.value.fileErrors).toEqual([
+    expect(outcome.kind === 'err' && outcome.error.fileErrors).toEqual([
       {
         code: 'ambiguous-kind',
         file: 'lib/helper.mjs',
@@ -149,18 +161,30 @@ export default { id: 'acme.zo', outputZod: z.object({ n: z.string().transform((v
     ]);
   });
 
-  it('reports every broken file of a pack together, in path order', async () => {
-    const report = await indexWith({
+  it('reports every broken file of a pack together, in path order, the first one giving the code', async () => {
+    const error = await failWith({
       'tools/a-broken.mjs': "throw new Error('a');\n",
       'flows/b.mjs': 'export default 1;\n',
       'agents/c.mjs': 'export const x = 1;\n',
     });
-    expect(report.fileErrors.map((e) => [e.code, e.file])).toEqual([
+    expect(error.fileErrors?.map((e) => [e.code, e.file])).toEqual([
       ['no-default-export', 'agents/c.mjs'],
       ['kind-mismatch', 'flows/b.mjs'],
       ['file-import-failed', 'tools/a-broken.mjs'],
     ]);
-    expect(report.counts).toEqual({ tools: 1, guardrails: 0, agents: 0, flows: 0 });
+    expect(error).toMatchObject({ code: 'no-default-export', file: 'agents/c.mjs' });
+  });
+
+  it('leaves the previous index untouched when a later run fails', async () => {
+    const pack = await makePack({ 'kindgi.config.mjs': configText(), 'tools/good.mjs': toolText('acme.good') });
+    const first = await runIndexer({ packDir: pack, ...PINNED });
+    expect(first.kind).toBe('ok');
+    const indexPath = join(pack, 'dist/index.json');
+    const before = await readFile(indexPath, 'utf8');
+    await writeFile(join(pack, 'tools/good.mjs'), 'export const notDefault = 1;\n');
+    const second = await runIndexer({ packDir: pack, artifactVersion: '2', publishedAt: PINNED.publishedAt });
+    expect(second).toMatchObject({ kind: 'err', error: { code: 'no-default-export', file: 'tools/good.mjs' } });
+    expect(await readFile(indexPath, 'utf8')).toBe(before);
   });
 });
 
@@ -171,7 +195,6 @@ describe('warnings', () => {
         "export default { id: 'acme.loose', action: 'halt', check: { id: 'loose-check', evaluate: () => ({ passed: true }) } };\n",
       'guardrails/builtin.mjs': "export default { id: 'acme.builtin', action: 'halt', check: 'must-cite' };\n",
     });
-    expect(report.fileErrors).toEqual([]);
     expect(report.warnings).toEqual([
       {
         code: 'check-id-unprefixed',

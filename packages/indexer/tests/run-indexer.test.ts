@@ -18,7 +18,6 @@ describe('runIndexer on a well-formed pack', () => {
     const pack = await copyBasicPack();
     const { report, text } = await indexTo(pack, 'index.json');
     expect(report.counts).toEqual({ tools: 3, guardrails: 1, agents: 1, flows: 1 });
-    expect(report.fileErrors).toEqual([]);
     expect(report.warnings).toEqual([]);
     const index = JSON.parse(text);
     expect(Object.keys(index)).toEqual([

@@ -59,6 +59,8 @@ export function fixtureTools(modulePath: (name: string) => string): PackIndex['t
       },
     }),
     tool('noisy', anyObject),
+    tool('env-names', anyObject),
+    tool('proc-environ', anyObject),
     tool('process-env', {
       type: 'object',
       properties: { names: { type: 'array', items: { type: 'string' } } },

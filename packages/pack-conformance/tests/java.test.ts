@@ -114,6 +114,9 @@ describe('java pack service under the supervisor', () => {
     const supervisor = createPackServiceSupervisor({
       command: javaCommand(),
       moduleRoot: javaPackDir,
+      // The supervisor's descriptor 3 is a socket, which a JVM can't open as /dev/fd/3; `Main serve` takes the
+      // token from its environment and keeps it out of the pack JVM's.
+      tokenVia: 'env',
       env: () => ({
         PATH: process.env.PATH ?? '',
         CONFORMANCE_REQUIRED: 'present',

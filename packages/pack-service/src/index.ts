@@ -1,6 +1,4 @@
-export type { LegacyLogger } from './call.js';
-export { timeoutFrom } from './call.js';
-export { type CatalogCheck, type CatalogTool, createCatalog, type PackCatalog } from './catalog.js';
+// The public surface (tests/exports.test.ts snapshots it: a change here is a decision, not a side effect).
 export {
   createPackServiceClient,
   type PackCallOptions,
@@ -9,6 +7,7 @@ export {
   type PackServiceClient,
   type PackServiceClientOptions,
 } from './client/client.js';
+export { createPackLog, type LogFormat, type LogLevel, type PackLog, type PackLogOptions } from './log/log.js';
 export {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_PACK_INDEX_PATH,
@@ -17,22 +16,8 @@ export {
   type EnvFilterMode,
   type PackServiceConfig,
   readPackServiceConfig,
-} from './config.js';
-export { JSON_CONTENT_TYPE } from './http-reply.js';
-export { readBundleMap, readPackIndexFile } from './index-file.js';
-export {
-  type BatchedLineWriter,
-  createPackLog,
-  isLogLevel,
-  LOG_LEVELS,
-  type LogFields,
-  type LogFormat,
-  type LogLevel,
-  type PackLog,
-  type PackLogOptions,
-  stderrBatchedLineWriter,
-  stderrLineWriter,
-} from './log.js';
+} from './process/config.js';
+export { readPackIndexFile } from './process/index-file.js';
 export {
   isPlatformEnvName,
   missingPackEnv,
@@ -42,28 +27,19 @@ export {
   type ResolvedPackEnv,
   resolvePackEnv,
   undeclaredPackEnv,
-} from './pack-env.js';
-export { main } from './process-main.js';
-export {
-  type RelayCall,
-  type RelayError,
-  type RelayErrorCode,
-  type RelayResponse,
-  type RelayTarget,
-  relay,
-} from './relay/relay.js';
-export { defaultRunners, type ModuleImporter, type PackRunners, type ToolLogger } from './runners.js';
-export { createPackService, type PackService, type PackServiceOptions } from './service.js';
+} from './process/pack-env.js';
+export { main } from './process/process-main.js';
 export {
   PACK_SERVICE_DRAIN_MS,
   type StartedPackService,
   type StartPackServiceConfig,
   startPackService,
-} from './start.js';
-export { createLineReader, type LineReader } from './supervisor/line-reader.js';
-export { classifyServiceLine, LEGACY_EVENT_KINDS, type ServiceRecord } from './supervisor/service-event.js';
+} from './process/start.js';
+export { PACK_UNCAUGHT_EXIT_CODE } from './process/uncaught.js';
+export type { ModuleImporter, PackRunners } from './service/runners.js';
+export { createPackService, type PackService, type PackServiceOptions } from './service/service.js';
+export type { ServiceRecord } from './supervisor/service-event.js';
 export { createPackServiceSupervisor, type PackServiceSupervisor, SupervisorError } from './supervisor/supervisor.js';
-export { createSessionToken, isValidSessionToken, SESSION_TOKEN_PATTERN } from './supervisor/token.js';
 export type {
   PackServiceSupervisorOptions,
   RestartBackoff,
@@ -74,4 +50,11 @@ export type {
   SupervisorStarted,
   UnavailableReason,
 } from './supervisor/types.js';
-export { type CallTrace, callTrace } from './trace.js';
+export {
+  type RelayCall,
+  type RelayError,
+  type RelayErrorCode,
+  type RelayResponse,
+  type RelayTarget,
+  relay,
+} from './transport/relay.js';

@@ -73,9 +73,10 @@ describe('pack service client', () => {
       'kindgi-timeout-ms': '2500',
       'kindgi-run-id': 'run-7',
       'kindgi-request-id': 'req-7',
-      'kindgi-protocol': '2',
       traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
     });
+    // Nothing reads a protocol header: the version travels as the message's `v`.
+    expect(seen[0]?.headers['kindgi-protocol']).toBeUndefined();
     expect(JSON.parse(seen[1]?.body ?? '')).toEqual({
       v: 2,
       kind: 'check-invoke',

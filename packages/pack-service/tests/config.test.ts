@@ -1,5 +1,8 @@
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPackServiceConfig } from '../src/config.js';
+import { readPackServiceConfig } from '../src/process/config.js';
 
 const base = { KINDGI_PACK_SERVICE_TOKEN: 'secret-token' };
 
@@ -13,7 +16,9 @@ describe('readPackServiceConfig', () => {
         moduleRoot: '/app',
         port: 8080,
         token: 'secret-token',
+        tokenSource: 'env',
         maxConcurrency: 32,
+        maxOutputBytes: 10 * 1024 * 1024,
         envCheck: 'strict',
         envFilter: 'on',
         log: { level: 'info', levels: {}, format: 'auto' },
@@ -28,6 +33,7 @@ describe('readPackServiceConfig', () => {
         KINDGI_PACK_SERVICE_TOKEN: '  padded-token \n',
         PORT: '0',
         KINDGI_PACK_SERVICE_MAX_CONCURRENCY: '4',
+        KINDGI_PACK_SERVICE_MAX_OUTPUT_BYTES: '2048',
         KINDGI_PACK_ENV_CHECK: 'warn',
         KINDGI_PACK_ENV_FILTER: 'off',
         KINDGI_LOG_LEVEL: 'debug',
@@ -45,7 +51,9 @@ describe('readPackServiceConfig', () => {
         host: '127.0.0.1',
         port: 0,
         token: 'padded-token',
+        tokenSource: 'env',
         maxConcurrency: 4,
+        maxOutputBytes: 2048,
         envCheck: 'warn',
         envFilter: 'off',
         log: { level: 'debug', levels: { 'pack.tool': 'warn', pack: 'error' }, format: 'json' },
@@ -116,5 +124,32 @@ describe('readPackServiceConfig', () => {
         'KINDGI_LOG_FORMAT must be `auto`, `json` or `pretty`, not "xml"',
       ],
     });
+  });
+
+  it('reads the token from --token-fd (it wins over the environment) and closes the descriptor', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kindgi-token-fd-'));
+    try {
+      const file = join(dir, 'token');
+      writeFileSync(file, '  fd-token-0123 \n');
+      const fd = openSync(file, 'r');
+      const read = readPackServiceConfig(['--token-fd', String(fd)], { KINDGI_PACK_SERVICE_TOKEN: 'env-token' });
+      expect(read.kind === 'ok' && [read.value.token, read.value.tokenSource]).toEqual(['fd-token-0123', 'fd']);
+      // Closed after reading: the same number no longer reads.
+      const again = readPackServiceConfig([`--token-fd=${fd}`], {});
+      expect(again.kind === 'err' && again.error[0]).toMatch(
+        new RegExp(`^Cannot read the token from file descriptor ${fd}: EBADF`),
+      );
+      writeFileSync(file, 'has space');
+      const spaced = readPackServiceConfig(['--token-fd', String(openSync(file, 'r'))], {});
+      expect(spaced.kind === 'err' && spaced.error[0]).toMatch(
+        /^The token on file descriptor \d+ may hold only printable ASCII/,
+      );
+      expect(readPackServiceConfig(['--token-fd', '1'], { KINDGI_PACK_SERVICE_TOKEN: 'x' })).toEqual({
+        kind: 'err',
+        error: ['--token-fd must be a file descriptor number of 3 or more, got "1"'],
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

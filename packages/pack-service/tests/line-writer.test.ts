@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { stderrBatchedLineWriter, stderrLineWriter } from '../src/log.js';
+import { stderrBatchedLineWriter, stderrLineWriter } from '../src/log/log.js';
 
 function capture(): { stream: NodeJS.WriteStream; writes: string[] } {
   const writes: string[] = [];
@@ -53,9 +53,10 @@ describe('batched log lines', () => {
     // The built package, as the process entry runs it (the process tests need `pnpm build` too).
     const module = fileURLToPath(new URL('../dist/index.js', import.meta.url));
     const script = [
-      `const { stderrBatchedLineWriter } = await import(${JSON.stringify(module)});`,
-      'const write = stderrBatchedLineWriter();',
-      'for (let i = 0; i < 3; i++) write(JSON.stringify({ i }));',
+      // A PackLog's default writer is the batched stderr writer.
+      `const { createPackLog } = await import(${JSON.stringify(module)});`,
+      'const log = createPackLog();',
+      "for (let i = 0; i < 3; i++) log.info('line ' + i);",
       'process.exit(0);',
     ].join('\n');
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
@@ -68,6 +69,7 @@ describe('batched log lines', () => {
     });
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
-    expect(stderr.split('\n').filter((line) => line.startsWith('{'))).toEqual(['{"i":0}', '{"i":1}', '{"i":2}']);
+    const lines = stderr.split('\n').filter((line) => line.startsWith('{'));
+    expect(lines.map((line) => JSON.parse(line).message)).toEqual(['line 0', 'line 1', 'line 2']);
   });
 });

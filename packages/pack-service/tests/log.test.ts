@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createPackLog, stderrLineWriter } from '../src/log.js';
+import { createPackLog, stderrLineWriter } from '../src/log/log.js';
 
 const at = () => new Date('2026-01-02T03:04:05.678Z');
 

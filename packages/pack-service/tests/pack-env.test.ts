@@ -5,7 +5,7 @@ import {
   PLATFORM_ENV_PREFIXES,
   resolvePackEnv,
   undeclaredPackEnv,
-} from '../src/pack-env.js';
+} from '../src/process/pack-env.js';
 
 describe('declared pack env', () => {
   it('lists the platform names and prefixes as published', () => {
@@ -38,7 +38,7 @@ describe('declared pack env', () => {
   it('refuses bad declarations with every problem joined', () => {
     expect(resolvePackEnv('A')).toEqual({
       kind: 'err',
-      error: '`env` must be an object with `required` and/or `optional` lists of names',
+      error: '`env` must be an object with `required` and/or `optional` lists of environment variable names',
     });
     expect(resolvePackEnv({ required: ['A', 'A', '1X', 'KINDGI_X'], optional: ['A'], x: [] })).toEqual({
       kind: 'err',

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { PackIndex } from '@kindgi/protocol';
-import { createPackLog } from '../src/log.js';
-import { createPackService, type PackService, type PackServiceOptions } from '../src/service.js';
+import { createPackLog } from '../src/log/log.js';
+import { createPackService, type PackService, type PackServiceOptions } from '../src/service/service.js';
 
 /** The hand-written fixture pack (plain .mjs modules and an index.json). */
 export const basicPackDir = fileURLToPath(new URL('./fixtures/basic-pack/', import.meta.url));

@@ -23,12 +23,22 @@ export interface ServiceProcess {
 
 const running = new Set<ChildProcess>();
 
+/** How `spawnService` wires the process beyond argv and env. */
+export interface SpawnOptions {
+  /** Written to descriptor 3 and closed (pass `--token-fd 3`). */
+  tokenOnFd3?: string;
+  /** stdin as a pipe the test holds (a supervisor's), instead of ignored. */
+  stdinPipe?: boolean;
+}
+
 /** Spawns `node dist/main.js` with exactly `env` (plus PATH). */
-export function spawnService(args: string[], env: Record<string, string>): ServiceProcess {
+export function spawnService(args: string[], env: Record<string, string>, options: SpawnOptions = {}): ServiceProcess {
+  const stdin = options.stdinPipe ? 'pipe' : 'ignore';
   const child = spawn(process.execPath, [mainJs, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.tokenOnFd3 === undefined ? [stdin, 'pipe', 'pipe'] : [stdin, 'pipe', 'pipe', 'pipe'],
   });
+  if (options.tokenOnFd3 !== undefined) (child.stdio[3] as NodeJS.WritableStream).end(options.tokenOnFd3);
   running.add(child);
   const stderr: string[] = [];
   const stdout: string[] = [];

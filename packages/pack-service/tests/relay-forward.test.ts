@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { relay } from '../src/relay/relay.js';
+import { relay } from '../src/transport/relay.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -47,7 +47,6 @@ describe('relay', () => {
         deadlineMs: 1500,
         runId: 'run-1',
         requestId: 'req-1',
-        protocol: '2',
         traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
       },
     );
@@ -70,7 +69,6 @@ describe('relay', () => {
       'kindgi-timeout-ms': '1500',
       'kindgi-run-id': 'run-1',
       'kindgi-request-id': 'req-1',
-      'kindgi-protocol': '2',
       traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
     });
   });

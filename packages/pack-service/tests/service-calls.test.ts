@@ -191,6 +191,15 @@ describe('pack service: outcomes of pack code are 200 messages', () => {
       outcome: 'handler-throw',
     });
     expect(check).not.toHaveProperty('tenantId');
+    expect(check).not.toHaveProperty('runId');
+
+    // A check-invoke carries no ctx: its record takes the caller's ids from the transport headers.
+    await invoke(svc, checkBody('fixture.checks.min-length', { minLength: 1 }, { output: 'x' }), {
+      'kindgi-run-id': 'run-check-1',
+      'kindgi-request-id': 'req-check-1',
+    });
+    const withIds = await svc.waitForRecord((r) => r.event === 'call' && r.runId === 'run-check-1');
+    expect(withIds).toMatchObject({ target: 'check', id: 'fixture.checks.min-length', requestId: 'req-check-1' });
   });
 
   it('gives a tool ctx.log: pack.tool lines with the call ids and no event', async () => {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timeoutFrom } from '../src/call.js';
+import { timeoutFrom } from '../src/service/call.js';
 import {
   call,
   type FixtureState,

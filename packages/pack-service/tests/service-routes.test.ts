@@ -68,6 +68,8 @@ describe('pack service routes and transport statuses', () => {
         { id: 'fixture.logs' },
         { id: 'fixture.never' },
         { id: 'fixture.noisy' },
+        { id: 'fixture.proc-environ' },
+        { id: 'fixture.throws-later' },
         { id: 'fixture.throws-undefined' },
         { id: 'fixture.versioned', version: '1.0.0' },
         { id: 'fixture.versioned', version: '2.0.0' },
@@ -111,7 +113,7 @@ describe('pack service 503 replies', () => {
   it('is not ready before prewarm, and /v1/info still answers', async () => {
     const svc = await startTestService();
     try {
-      const { createPackService } = await import('../src/service.js');
+      const { createPackService } = await import('../src/service/service.js');
       const cold = createPackService({
         index: (await import('./pack-helpers.js')).basicIndex(),
         resolveModule: (p) => p,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBundleMap, readPackIndexFile } from '../src/index-file.js';
-import { createPackLog } from '../src/log.js';
-import { startPackService } from '../src/start.js';
+import { createPackLog } from '../src/log/log.js';
+import { readBundleMap, readPackIndexFile } from '../src/process/index-file.js';
+import { startPackService } from '../src/process/start.js';
 import { basicIndexPath, basicPackDir, call, invokeBody, TOKEN } from './pack-helpers.js';
 
 let tmp: string;
@@ -110,7 +110,18 @@ describe('reading the index and the bundle map', () => {
     writeFileSync(path, JSON.stringify({ 'tools/a.ts': 3 }));
     expect(await readBundleMap(path)).toEqual({
       kind: 'err',
-      error: [`Cannot read the bundle map: ${path}: the entry for "tools/a.ts" must be a non-empty path`],
+      error: [
+        `Cannot read the bundle map: ${path}: the bundle of "tools/a.ts" must be a non-empty path relative to the module root, inside it (no "..", not absolute)`,
+      ],
     });
+  });
+
+  it('refuses bundle paths that leave the module root, as the indexer does', async () => {
+    const path = join(tmp, 'escape.json');
+    for (const bundle of ['../outside.mjs', '/etc/passwd.mjs', 'tools/../../x.mjs']) {
+      writeFileSync(path, JSON.stringify({ 'tools/a.ts': bundle }));
+      const read = await readBundleMap(path);
+      expect(read.kind === 'err' && read.error[0]).toContain('inside it (no "..", not absolute)');
+    }
   });
 });

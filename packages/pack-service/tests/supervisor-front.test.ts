@@ -92,7 +92,6 @@ describe('supervisor: the front', () => {
         traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
         'kindgi-run-id': 'r1',
         'kindgi-request-id': 'q1',
-        'kindgi-protocol': '2',
       },
       body: JSON.stringify({
         v: 2,

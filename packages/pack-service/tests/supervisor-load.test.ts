@@ -94,7 +94,8 @@ async function runLoad(kill: boolean, seconds: number) {
   for (let swap = 1; swap <= SWAPS; swap++) {
     await wait(interval);
     const outcome = await supervisor.start(writeIndex(tmp.dir, `v${swap}`));
-    swapResults.push(outcome.kind);
+    // The message, not just the kind, so a failed swap says why.
+    swapResults.push(outcome.kind === 'ok' ? 'ok' : `${outcome.error.code}: ${outcome.error.message}`);
     if (kill && swap === 3) {
       await wait(interval / 2);
       const pid = supervisor.servingPid;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPackServiceClient } from '../src/client/client.js';
 import { createPackServiceSupervisor, type PackServiceSupervisor } from '../src/supervisor/supervisor.js';
+import type { PackServiceSupervisorOptions } from '../src/supervisor/types.js';
 import { packDir, recorder, scratch, serviceCommand, writeIndex } from './supervisor-helpers.js';
 
 const ctx = { tenantId: 't1', runId: 'r1' };
@@ -11,7 +12,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function setup(env: () => Record<string, string> = () => ({ PATH: process.env.PATH ?? '' })) {
+function setup(
+  env: () => Record<string, string> = () => ({ PATH: process.env.PATH ?? '' }),
+  extra: Partial<PackServiceSupervisorOptions> = {},
+) {
   const tmp = scratch();
   const log = recorder();
   let commandCalls = 0;
@@ -25,6 +29,7 @@ function setup(env: () => Record<string, string> = () => ({ PATH: process.env.PA
     onEvent: log.onEvent,
     onLog: log.onLog,
     onOutput: log.onOutput,
+    ...extra,
   });
   cleanups.push(tmp.dispose, () => supervisor.close());
   return { tmp, log, supervisor, commandCalls: () => commandCalls };
@@ -87,7 +92,7 @@ describe('supervisor: code swaps', () => {
     expect(supervisor.servingPid).toBe(good.kind === 'ok' ? good.value.pid : -1);
   });
 
-  it('gives the child exactly env() plus the token, PORT=0 and JSON logs, and removes the token before pack code', async () => {
+  it('gives the child exactly env() plus PORT=0 and JSON logs, the token on a descriptor, in no environment block', async () => {
     const { tmp, supervisor } = setup(() => ({ PATH: process.env.PATH ?? '', SUPERVISOR_TEST_FOO: 'bar' }));
     process.env.SUPERVISOR_TEST_LEAK = 'parent only';
     cleanups.push(() => {
@@ -98,10 +103,20 @@ describe('supervisor: code swaps', () => {
     cleanups.push(() => client.close());
     expect((await supervisor.start(writeIndex(tmp.dir, 'env'))).kind).toBe('ok');
     const reply = await client.invoke({ tool: 'supervisor-test.env', input: {}, ctx });
-    expect(reply).toEqual({
-      kind: 'ok',
-      value: { v: 2, kind: 'result', output: { names: ['KINDGI_LOG_FORMAT', 'PATH', 'PORT', 'SUPERVISOR_TEST_FOO'] } },
-    });
+    const names = ['KINDGI_LOG_FORMAT', 'PATH', 'PORT', 'SUPERVISOR_TEST_FOO'];
+    expect(reply).toEqual({ kind: 'ok', value: { v: 2, kind: 'result', output: { names, block: names } } });
+  });
+
+  it("with tokenVia 'env' sets KINDGI_PACK_SERVICE_TOKEN, which still never reaches pack code", async () => {
+    const { tmp, supervisor } = setup(() => ({ PATH: process.env.PATH ?? '' }), { tokenVia: 'env' });
+    const front = await supervisor.listen();
+    const client = createPackServiceClient(front);
+    cleanups.push(() => client.close());
+    const started = await supervisor.start(writeIndex(tmp.dir, 'env-token'));
+    expect(started).toMatchObject({ kind: 'ok' });
+    const reply = await client.invoke({ tool: 'supervisor-test.env', input: {}, ctx });
+    const names = ['KINDGI_LOG_FORMAT', 'PATH', 'PORT'];
+    expect(reply).toEqual({ kind: 'ok', value: { v: 2, kind: 'result', output: { names, block: names } } });
   });
 
   it('reports a command that cannot be spawned', async () => {

@@ -10,9 +10,10 @@ export const PACK_HEADERS = {
   token: 'kindgi-pack-token',
   /** The caller's deadline in milliseconds; a positive integer, else the default. */
   timeoutMs: 'kindgi-timeout-ms',
+  /** The caller's run id: a `check-invoke` carries no ctx, so its `call` record takes `runId` from here. */
   runId: 'kindgi-run-id',
+  /** The caller's request id, for the `call` record of a `check-invoke` (an invoke's is in its ctx). */
   requestId: 'kindgi-request-id',
-  protocol: 'kindgi-protocol',
   /** On every invoke reply: milliseconds since the call was admitted. */
   durationMs: 'kindgi-duration-ms',
   /** On every invoke reply: the index's `artifactVersion`. */
@@ -25,3 +26,9 @@ export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
 /** The largest request body the pack service reads (10 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The largest reply body a pack service sends and the protocol client reads (10 MiB, like the request
+ * limit): a bigger output is answered `output-too-large`, and a client stops reading there.
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = DEFAULT_MAX_BODY_BYTES;

@@ -18,6 +18,8 @@ export const DISPATCH_ERROR_CODES = [
   'tool-version-mismatch',
   'deadline-exceeded',
   'cancelled',
+  /** The reply would pass the service's output limit (`KINDGI_PACK_SERVICE_MAX_OUTPUT_BYTES`). */
+  'output-too-large',
 ] as const;
 
 /** Every `code` an `error` message may carry on the wire. */
@@ -49,6 +51,8 @@ export const PACK_TRANSPORT_ERROR_CODES = [
   'pack-bad-reply',
   /** The caller's signal aborted the call before a reply arrived. */
   'pack-call-aborted',
+  /** The reply passed the client's `maxReplyBytes`: reading stopped there (the call did run). */
+  'pack-reply-too-large',
 ] as const;
 
 export type PackTransportErrorCode = (typeof PACK_TRANSPORT_ERROR_CODES)[number];

@@ -1,7 +1,9 @@
+export { type BundleMap, checkBundleMap, MAX_BUNDLE_MAP_ENTRIES } from './bundle-map.js';
 export { canonicalJson, compareCodeUnits } from './canonical-json.js';
 export {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_OUTPUT_BYTES,
   INDEX_ENVELOPE_VERSION,
   PACK_HEADERS,
   PACK_PROTOCOL_VERSION,
@@ -19,6 +21,7 @@ export {
   type PackTransportErrorCode,
 } from './error-codes.js';
 export type { CheckBindings, LogFields, ToolContext, ToolLogger } from './handler-context.js';
+export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type {
   CallContext,
   CheckInvokeRequest,
@@ -37,7 +40,7 @@ export type {
   WireCause,
 } from './messages.js';
 export { type ResolvedPackEnv, validatePackEnvDeclaration } from './pack-env-declaration.js';
-export { describeThrown, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
+export { describeThrown, messageOf, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
 export type {
   GuardrailAction,
   GuardrailActionName,

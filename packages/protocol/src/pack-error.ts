@@ -18,9 +18,20 @@ export function packError(code: PackErrorCode, message: string, extra: PackError
 /**
  * Turns anything a handler threw into its wire form: an Error becomes `{name, message, stack}`, a JSON
  * value is sent as is, `undefined` becomes null, and anything else (a symbol, a function, a cycle) its
- * string form, so a reply can always be serialised.
+ * string form, so a reply can always be serialised. Never throws, whatever pack code threw (a Proxy, an
+ * object whose `toString` throws).
  */
 export function toWireCause(thrown: unknown): WireCause {
+  try {
+    return wireCause(thrown);
+  } catch {
+    return UNPRINTABLE;
+  }
+}
+
+const UNPRINTABLE = 'a value that cannot be printed';
+
+function wireCause(thrown: unknown): WireCause {
   if (thrown instanceof Error) {
     const cause: { name: string; message: string; stack?: string } = {
       name: thrown.name,
@@ -42,13 +53,27 @@ export function toWireCause(thrown: unknown): WireCause {
   return String(thrown);
 }
 
-/** `Name: message` for an Error, the string form of anything else (used in error messages). */
+/** `Name: message` for an Error, the string form of anything else (used in error messages). Never throws. */
 export function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}`;
-  if (typeof thrown === 'string') return thrown;
   try {
-    return JSON.stringify(thrown) ?? String(thrown);
+    if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}`;
+    if (typeof thrown === 'string') return thrown;
+    try {
+      return JSON.stringify(thrown) ?? String(thrown);
+    } catch {
+      return String(thrown);
+    }
   } catch {
-    return String(thrown);
+    return UNPRINTABLE;
   }
+}
+
+/** An Error's bare message, else `describeThrown`: for messages that name their subject already. Never throws. */
+export function messageOf(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return thrown.message;
+  } catch {
+    return UNPRINTABLE;
+  }
+  return describeThrown(thrown);
 }

@@ -1,4 +1,5 @@
 import { PACK_PROTOCOL_VERSION } from './constants.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import type { ErrorMessage, PackRequest, PackResponse } from './messages.js';
 import { packError } from './pack-error.js';
 import { err, ok, type Result } from './result.js';
@@ -53,6 +54,15 @@ export function parsePackRequest(value: unknown): ParseResult<PackRequest> {
 }
 
 function checkRequest(value: unknown): ParseResult<PackRequest> {
+  const checked = checkRequestFields(value);
+  // Checked last, so only a message that is otherwise valid pays for the walk.
+  if (checked.kind === 'ok' && exceedsJsonDepth(value)) {
+    return malformed(`Message nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  return checked;
+}
+
+function checkRequestFields(value: unknown): ParseResult<PackRequest> {
   const envelope = checkEnvelope(value);
   if (envelope.kind === 'err') return envelope;
   const message = envelope.value;

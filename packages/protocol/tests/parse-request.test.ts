@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePackRequest, parsePackRequestText } from '../src/index.js';
+import { MAX_JSON_DEPTH, parsePackRequest, parsePackRequestText } from '../src/index.js';
 
 const ctx = { tenantId: 't', runId: 'r' };
 const invoke = { v: 2, kind: 'invoke', tool: { id: 'a.echo' }, input: {}, ctx };
@@ -108,5 +108,33 @@ describe('parsePackRequestText', () => {
     expect(deepResult.kind).toBe('err');
     const big = JSON.stringify({ ...invoke, input: { blob: 'x'.repeat(5_000_000) } });
     expect(parsePackRequestText(big).kind).toBe('ok');
+  });
+});
+
+describe('parsePackRequest: nesting depth', () => {
+  const nested = (levels: number): unknown => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < levels; i += 1) value = [value];
+    return value;
+  };
+
+  it('accepts a message nesting exactly MAX_JSON_DEPTH levels and refuses one level more', () => {
+    // The message object is level 1 and `input` level 2, so the input may nest MAX_JSON_DEPTH - 1 levels.
+    expect(parsePackRequest({ ...invoke, input: nested(MAX_JSON_DEPTH - 1) }).kind).toBe('ok');
+    expect(refusal({ ...invoke, input: nested(MAX_JSON_DEPTH) })).toEqual({
+      code: 'malformed-message',
+      message: `Message nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    });
+  });
+
+  it('refuses deep text far past the stack limit without throwing, and deep check config too', () => {
+    const depth = 100_000;
+    const text = JSON.stringify({ ...invoke, input: 0 }).replace(
+      '"input":0',
+      `"input":${'['.repeat(depth)}${']'.repeat(depth)}`,
+    );
+    const parsed = parsePackRequestText(text);
+    expect(parsed.kind === 'err' && parsed.error.code).toBe('malformed-message');
+    expect(refusal({ ...checkInvoke, config: { deep: nested(MAX_JSON_DEPTH) } }).code).toBe('malformed-message');
   });
 });

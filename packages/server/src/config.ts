@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
+import { blobsConfigSchema, blobsFromEnv } from './blob-backend.js';
+import { remotePackSchema } from './remote-pack.js';
+import { databaseConfigSchema, databaseFromEnv, runsConfigSchema } from './state-stores.js';
 
 const tokenSchema = z.strictObject({
   token: z.string().min(16, 'a token needs at least 16 characters'),
@@ -36,20 +39,50 @@ export const serverConfigSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: port.default(8787),
   dataDir: z.string().min(1).default('.kindgi'),
-  s3: z.strictObject({ port: port.optional(), basePath: z.string().optional() }).default({}),
+  s3: z
+    .strictObject({
+      port: port.optional(),
+      basePath: z.string().optional(),
+      /** Regions a SigV4 scope may name, besides the default `us-east-1` (which stays accepted). */
+      regions: z
+        .array(z.string().regex(/^[a-z0-9-]{1,64}$/, 'a region is lowercase letters, digits and hyphens'))
+        .optional(),
+      /** Age (ms) after which an unfinished multipart upload is aborted; default 7 days. */
+      multipartExpiryMs: z.number().int().positive().optional(),
+    })
+    .default({}),
   tokens: z.array(tokenSchema).default([]),
   s3Credentials: z.array(s3CredentialSchema).default([]),
-  packs: z.array(packSchema).default([]),
+  /** A pack folder this server indexes and runs (`dir`), or a pack service running elsewhere (`url`). */
+  packs: z.array(z.union([packSchema, remotePackSchema])).default([]),
   docs: z.boolean().default(true),
   /** Largest artifact upload through /v1/artifacts, in bytes. */
   artifactMaxBytes: z.number().int().positive().optional(),
   /** Milliseconds SIGTERM waits for in-flight requests and runs before closing. */
   drainMs: z.number().int().min(0).default(8000),
+  /** Runs and idempotency (and S3 blob metadata) in PostgreSQL; without it, the embedded SQLite file. */
+  database: databaseConfigSchema.optional(),
+  /** Run queueing and execution: per-pack concurrency and queue bound, retry window, lease. */
+  runs: runsConfigSchema.optional(),
+  /** Where blob bytes live: `{ "kind": "s3", … }` (metadata in `database`), else files in `dataDir`. */
+  blobs: blobsConfigSchema.optional(),
+  /** Prometheus metrics at `path`; with `token`, a scrape must send `Authorization: Bearer <token>`. */
+  metrics: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      path: z
+        .string()
+        .regex(/^\/[A-Za-z0-9._~/-]*$/, 'a metrics path starts with / and is a plain path')
+        .default('/metrics'),
+      token: z.string().min(16, 'a metrics token needs at least 16 characters').optional(),
+    })
+    .default({ enabled: false, path: '/metrics' }),
 });
 
 export type ServerConfig = z.output<typeof serverConfigSchema>;
 export type ServerConfigInput = z.input<typeof serverConfigSchema>;
-export type PackConfig = ServerConfig['packs'][number];
+/** A pack this server indexes and runs from its folder. */
+export type PackConfig = z.output<typeof packSchema>;
 
 /** Where the config came from, for logs and for resolving relative paths. */
 export interface LoadedServerConfig {
@@ -92,16 +125,55 @@ function fromEnv(env: NodeJS.ProcessEnv, problems: string[]): Partial<Record<str
       }
     }
   }
+  const s3: Record<string, unknown> = {};
   const s3Port = env.KINDGI_SERVER_S3_PORT;
   if (s3Port !== undefined && s3Port !== '') {
-    if (/^\d+$/.test(s3Port)) out.s3 = { port: Number(s3Port) };
+    if (/^\d+$/.test(s3Port)) s3.port = Number(s3Port);
     else problems.push(`KINDGI_SERVER_S3_PORT must be a whole number, got ${JSON.stringify(s3Port)}`);
   }
+  const s3Regions = env.KINDGI_SERVER_S3_REGIONS;
+  if (s3Regions !== undefined && s3Regions !== '') s3.regions = s3Regions.split(',').map((region) => region.trim());
+  const expiry = env.KINDGI_SERVER_S3_MULTIPART_EXPIRY_MS;
+  if (expiry !== undefined && expiry !== '') {
+    if (/^\d+$/.test(expiry)) s3.multipartExpiryMs = Number(expiry);
+    else problems.push(`KINDGI_SERVER_S3_MULTIPART_EXPIRY_MS must be a whole number, got ${JSON.stringify(expiry)}`);
+  }
+  if (Object.keys(s3).length > 0) out.s3 = s3;
+  const database = databaseFromEnv(env);
+  if (database) out.database = database;
+  const blobs = blobsFromEnv(env, problems);
+  if (blobs) out.blobs = blobs;
+  const metrics = metricsFromEnv(env, problems);
+  if (metrics) out.metrics = metrics;
   return out;
 }
 
+/** `KINDGI_SERVER_METRICS_ENABLED`, `_PATH` and `_TOKEN`, when any is set. */
+function metricsFromEnv(env: NodeJS.ProcessEnv, problems: string[]): Record<string, unknown> | undefined {
+  const metrics: Record<string, unknown> = {};
+  const enabled = env.KINDGI_SERVER_METRICS_ENABLED;
+  if (enabled !== undefined && enabled !== '') {
+    if (enabled === 'true' || enabled === 'false') metrics.enabled = enabled === 'true';
+    else problems.push(`KINDGI_SERVER_METRICS_ENABLED must be true or false, got ${JSON.stringify(enabled)}`);
+  }
+  if (env.KINDGI_SERVER_METRICS_PATH) metrics.path = env.KINDGI_SERVER_METRICS_PATH;
+  // The token's value is never quoted back: it is a secret.
+  if (env.KINDGI_SERVER_METRICS_TOKEN) metrics.token = env.KINDGI_SERVER_METRICS_TOKEN;
+  return Object.keys(metrics).length > 0 ? metrics : undefined;
+}
+
+/** A union's issues are those of its closest branch (a folder pack or a remote one), not "Invalid input". */
+function flattenIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ ...issue, path }];
+    const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+    return flattenIssues(closest, path);
+  });
+}
+
 function describeZodIssues(error: z.ZodError, source: string): string[] {
-  return error.issues.map((issue) => {
+  return flattenIssues(error.issues).map((issue) => {
     const where = issue.path.length > 0 ? issue.path.join('.') : '(root)';
     return `${source}: ${where}: ${issue.message}`;
   });
@@ -138,11 +210,22 @@ export function loadServerConfig(options: {
   const envValue = fromEnv(env, problems);
   if (problems.length > 0) return err(problems);
   const merged = { ...fileValue, ...envValue };
+  // The metrics variables add to the file's metrics block rather than replace it.
+  if (envValue.metrics && typeof fileValue.metrics === 'object' && fileValue.metrics !== null) {
+    merged.metrics = {
+      ...(fileValue.metrics as Record<string, unknown>),
+      ...(envValue.metrics as Record<string, unknown>),
+    };
+  }
+  // Like metrics, the blobs variables add to the file's blobs block (a secret from the environment, the rest from the file).
+  if (envValue.blobs && typeof fileValue.blobs === 'object' && fileValue.blobs !== null) {
+    merged.blobs = { ...(fileValue.blobs as Record<string, unknown>), ...(envValue.blobs as Record<string, unknown>) };
+  }
   const parsed = serverConfigSchema.safeParse(merged);
   if (!parsed.success) return err(describeZodIssues(parsed.error, path ?? 'config'));
   const config = parsed.data;
   config.dataDir = resolve(base, config.dataDir);
-  config.packs = config.packs.map((pack) => ({ ...pack, dir: resolve(base, pack.dir) }));
+  config.packs = config.packs.map((pack) => ('dir' in pack ? { ...pack, dir: resolve(base, pack.dir) } : pack));
   const development = config.tokens.length === 0;
   const loaded: LoadedServerConfig = { config, development };
   if (path) loaded.path = path;

@@ -8,9 +8,11 @@ import {
   createPackServiceSupervisor,
   type PackServiceClient,
   type PackServiceSupervisor,
+  type SupervisorEvent,
 } from '@kindgi/pack-service';
 import { err, ok, type PackIndex, type Result } from '@kindgi/protocol';
 import type { PackConfig } from './config.js';
+import { createJavaPackBuild, isJavaPack } from './java-pack.js';
 import type { ServerLogger } from './logger.js';
 
 /** A pack this server serves: its current index, and a client for its supervised pack service. */
@@ -18,6 +20,8 @@ export interface PackHost {
   readonly dir: string;
   readonly index: PackIndex;
   readonly client: PackServiceClient;
+  /** True while a pack service child serves calls (false while a crashed one restarts). */
+  readonly serving: boolean;
   /** Stops watching, stops the pack service (it drains) and closes the supervisor's front. */
   close(): Promise<void>;
 }
@@ -31,6 +35,8 @@ export interface PackHostOptions {
   command: readonly string[];
   /** Called after a changed pack was re-indexed and its new service serves. */
   onReindexed?: (index: PackIndex) => void;
+  /** Every supervisor event, held calls included (for metrics). */
+  onSupervisorEvent?: (packId: string, event: SupervisorEvent) => void;
 }
 
 // The variables a pack service needs from the server's own environment to run at all.
@@ -61,13 +67,26 @@ function packEnv(pack: PackConfig, index: PackIndex): Record<string, string> {
   return env;
 }
 
-async function indexPack(pack: PackConfig, outputPath: string): Promise<Result<PackIndex, string>> {
+/** Why a pack could not be indexed: one line, and each problem with the file it is in. */
+interface IndexFailure {
+  message: string;
+  problems: { code: string; file?: string; message: string }[];
+}
+
+async function indexPack(pack: PackConfig, outputPath: string): Promise<Result<PackIndex, IndexFailure>> {
+  // The indexer fails loud and writes nothing on any failing file, so `outputPath` keeps the last good index.
   const outcome = await runIndexer({ packDir: pack.dir, outputPath });
-  if (outcome.kind === 'err') return err(`${outcome.error.code}: ${outcome.error.message}`);
+  if (outcome.kind === 'err') {
+    const { code, message, file, fileErrors } = outcome.error;
+    const problems = fileErrors ?? [{ code, message, ...(file === undefined ? {} : { file }) }];
+    const detail = fileErrors ? fileErrors.map((f) => `${f.code}: ${f.message}`).join('; ') : message;
+    return err({ message: `${code}: ${detail}`, problems });
+  }
   try {
     return ok(JSON.parse(readFileSync(outputPath, 'utf8')) as PackIndex);
   } catch (cause) {
-    return err(`cannot read ${outputPath}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    const message = `cannot read ${outputPath}: ${cause instanceof Error ? cause.message : String(cause)}`;
+    return err({ message, problems: [{ code: 'output-write-failed', file: outputPath, message }] });
   }
 }
 
@@ -86,12 +105,18 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   const { pack, logger } = options;
   await mkdir(options.workDir, { recursive: true });
   const indexPath = join(options.workDir, 'index.json');
-  const first = await indexPack(pack, indexPath);
-  if (first.kind === 'err') return err(`${pack.dir}: ${first.error}`);
+  // A Java pack builds with Maven and its own indexer and serves from its build's snapshot (java-pack.ts).
+  const java = isJavaPack(pack.dir) ? createJavaPackBuild({ dir: pack.dir, workDir: options.workDir }) : undefined;
+  const build = (path: string) => (java ? java.build(path) : indexPack(pack, path));
+  const first = await build(indexPath);
+  if (first.kind === 'err') return err(`${pack.dir}: ${first.error.message}`);
   let current = first.value;
 
   const supervisor: PackServiceSupervisor = createPackServiceSupervisor({
-    command: options.command,
+    command: java ? () => java.command() : options.command,
+    // A JVM can't read the supervisor's descriptor 3 (a socket: open("/dev/fd/3") fails); `Main serve` moves
+    // the token off the environment pack code sees by itself (java-pack.ts).
+    ...(java ? { tokenVia: 'env' as const } : {}),
     moduleRoot: pack.dir,
     cwd: pack.dir,
     env: () => packEnv(pack, current),
@@ -103,6 +128,7 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
     onOutput: (line, stream) =>
       logger.log('info', 'pack-output', `[${current.packId}] ${line}`, { packId: current.packId, stream }),
     onEvent: (event) => {
+      options.onSupervisorEvent?.(current.packId, event);
       // Held and released calls are per-call noise; the lifecycle events are what an operator reads.
       if (event.kind === 'call-held' || event.kind === 'call-released') return;
       const level = event.kind === 'boot-failed' || event.kind === 'call-refused' ? 'error' : 'info';
@@ -114,8 +140,10 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   });
   const front = await supervisor.listen();
   const started = await supervisor.start(indexPath);
+  java?.started(started.kind === 'ok');
   if (started.kind === 'err') {
     await supervisor.close();
+    java?.close();
     const problems = [...started.error.problems, ...started.error.output].join('; ');
     return err(
       `${pack.dir}: the pack service did not start (${started.error.message})${problems ? `: ${problems}` : ''}`,
@@ -131,16 +159,18 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   let timer: NodeJS.Timeout | undefined;
   let swapping: Promise<void> = Promise.resolve();
   const reindex = async () => {
-    const next = await indexPack(pack, indexPath);
+    const next = await build(indexPath);
     if (next.kind === 'err') {
       logger.log(
         'warn',
         'pack-reindex-failed',
-        `pack ${current.packId}: ${next.error} (the last good code keeps serving)`,
+        `pack ${current.packId}: ${next.error.message} (the last good code keeps serving)`,
+        { packId: current.packId, problems: next.error.problems },
       );
       return;
     }
     const swapped = await supervisor.start(indexPath);
+    java?.started(swapped.kind === 'ok');
     if (swapped.kind === 'err') {
       logger.log(
         'warn',
@@ -160,7 +190,7 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   };
   if (pack.watch) {
     watcher = watch(pack.dir, { recursive: true }, (_event, changed) => {
-      if (isIgnored(pack.dir, changed)) return;
+      if (isIgnored(pack.dir, changed) || java?.ignores(changed)) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
         swapping = swapping.then(reindex, reindex);
@@ -174,6 +204,9 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
       return current;
     },
     client,
+    get serving() {
+      return supervisor.servingPid !== undefined;
+    },
     async close() {
       watcher?.close();
       clearTimeout(timer);
@@ -181,6 +214,7 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
       await supervisor.stop();
       await client.close();
       await supervisor.close();
+      java?.close();
     },
   });
 }

@@ -1,23 +1,31 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { createApp, createS3App } from '@kindgi/api';
-import type { Principal, RunCheckBinding, RunHandlerBinding, S3Credential, ToolRegistry } from '@kindgi/bindings';
-import {
-  createSqliteIdempotencyStore,
-  createSqliteRunStore,
-  openFsBlobStorage,
-  openKindgiDatabase,
-} from '@kindgi/blob-fs';
+import { createApp, createS3App, type ReadinessCheckResult, type ReadinessProbe, withS3Telemetry } from '@kindgi/api';
+import type {
+  BlobStorageBinding,
+  Principal,
+  RunCheckBinding,
+  RunHandlerBinding,
+  S3Credential,
+  ToolRegistry,
+} from '@kindgi/bindings';
+import { type KindgiDatabase, openKindgiDatabase } from '@kindgi/blob-fs';
 import { err, ok, packError, type Result } from '@kindgi/protocol';
+import { blobDatabase, openServerBlobStorage } from './blob-backend.js';
 import type { LoadedServerConfig, ServerConfig } from './config.js';
 import { ensureDevCredentials, withDevCredentials } from './dev-credentials.js';
 import { type DrainableHttp, drainableHttp } from './drain.js';
 import type { ServerLogger } from './logger.js';
+import { createServerMetrics } from './metrics.js';
 import { type PackHost, startPackHost } from './pack-host.js';
+import { startRemotePackHost } from './remote-pack.js';
+import { openStateStores } from './state-stores.js';
 import { createIndexCatalog, type IndexCatalog } from './tool-registry.js';
 
 /** A running deployment. */
@@ -69,6 +77,12 @@ function s3CredentialResolver(config: ServerConfig) {
   return { resolve: async (accessKeyId: string) => byKey.get(accessKeyId) ?? null };
 }
 
+function metricsRoute(config: ServerConfig): { path: string; token?: string } {
+  return config.metrics.token
+    ? { path: config.metrics.path, token: config.metrics.token }
+    : { path: config.metrics.path };
+}
+
 function defaultPackCommand(): string[] {
   const main = fileURLToPath(import.meta.resolve('@kindgi/pack-service/main'));
   // Packs are served from their sources: tsx's loader lets the pack service import TypeScript with real
@@ -77,7 +91,42 @@ function defaultPackCommand(): string[] {
   return [process.execPath, '--import', loader, main];
 }
 
+/**
+ * `/readyz`: the database answers a query, blob storage answers a lookup (and, for the embedded folder, the
+ * folder is writable), and every pack is serving (a local child, or a remote service that answers).
+ */
+function readinessProbe(
+  database: KindgiDatabase,
+  blobStorage: BlobStorageBinding,
+  objectsDir: string | undefined,
+  hosts: ReadonlyMap<string, PackHost>,
+): ReadinessProbe {
+  return async () => {
+    const checks: Record<string, ReadinessCheckResult> = {};
+    try {
+      database.prepare('SELECT 1').get();
+      if (objectsDir !== undefined) await access(objectsDir, constants.W_OK);
+      // A lookup of a blob that cannot exist: the binding's own round trip to wherever metadata lives.
+      const probe = await blobStorage.head('kindgi-readyz', 'kindgi-readyz');
+      if (probe.kind === 'err') throw new Error(probe.error.code);
+      checks.storage = { ok: true };
+    } catch {
+      // The cause (a path, an errno) is for the logs the storage itself writes, not for an unauthenticated probe.
+      checks.storage = { ok: false, message: 'the data directory or its database cannot be used' };
+    }
+    for (const [packId, host] of hosts) {
+      checks[`pack:${packId}`] = host.serving
+        ? { ok: true }
+        : { ok: false, message: 'the pack service is not serving' };
+    }
+    return checks;
+  };
+}
+
 function listen(server: HttpServer): Promise<string> {
+  // Node answers 417 by itself to any Expect but 100-continue (an empty one too) unless this is handled:
+  // serve such requests normally, as S3 does.
+  server.on('checkExpectation', (request, response) => server.emit('request', request, response));
   return new Promise((resolve, reject) => {
     const onError = (cause: Error) => reject(cause);
     server.once('error', onError);
@@ -117,16 +166,34 @@ export async function startServer(
     }
   }
 
-  const database = openKindgiDatabase(config.dataDir);
-  const storage = openFsBlobStorage({ dataDir: join(config.dataDir, 'objects'), database });
+  const embedded = openKindgiDatabase(config.dataDir);
+  const state = await openStateStores(config.database, embedded, logger);
+  if (state.kind === 'err') {
+    embedded.close();
+    return err(state.error);
+  }
+  // Closing the database also closes the shared state (the PostgreSQL pool, when there is one).
+  const database = Object.assign(embedded, {
+    close: ((close) => () => {
+      state.value.close().catch(() => undefined);
+      return close();
+    })(embedded.close.bind(embedded)),
+  });
+  const storage = await openServerBlobStorage(config.blobs, {
+    dataDir: config.dataDir,
+    database,
+    logger,
+    ...(config.s3.multipartExpiryMs !== undefined ? { multipartExpiryMs: config.s3.multipartExpiryMs } : {}),
+    ...blobDatabase(config),
+    ...(state.value.pool ? { pool: state.value.pool } : {}),
+  });
   if (storage.kind === 'err') {
     database.close();
-    return err([`storage: ${storage.error.message}`]);
+    return err(storage.error);
   }
   const blobStorage = storage.value;
-  if (blobStorage.swept > 0)
-    logger.log('info', 'storage-swept', `removed ${blobStorage.swept} leftovers of an earlier crash`);
 
+  const metrics = config.metrics.enabled ? createServerMetrics() : undefined;
   const hosts = new Map<string, PackHost>();
   const closeHosts = async () => {
     await Promise.all([...hosts.values()].map((host) => host.close().catch(() => undefined)));
@@ -138,20 +205,31 @@ export async function startServer(
   };
   const problems: string[] = [];
   for (const [position, pack] of config.packs.entries()) {
-    const started = await startPackHost({
-      pack,
-      workDir: join(config.dataDir, 'packs', String(position)),
-      logger,
-      command,
-      onReindexed: refreshCatalog,
-    });
+    const workDir = join(config.dataDir, 'packs', String(position));
+    const started =
+      'url' in pack
+        ? await startRemotePackHost({
+            pack,
+            workDir,
+            logger,
+            onReindexed: refreshCatalog,
+            ...(metrics ? { metrics } : {}),
+          })
+        : await startPackHost({
+            pack,
+            workDir,
+            logger,
+            command,
+            onReindexed: refreshCatalog,
+            ...(metrics ? { onSupervisorEvent: metrics.packEvent } : {}),
+          });
     if (started.kind === 'err') {
       problems.push(started.error);
       continue;
     }
     const packId = started.value.index.packId;
     if (hosts.has(packId)) {
-      problems.push(`${pack.dir}: pack ${packId} is configured twice`);
+      problems.push(`${'dir' in pack ? pack.dir : pack.url}: pack ${packId} is configured twice`);
       await started.value.close();
       continue;
     }
@@ -159,7 +237,7 @@ export async function startServer(
   }
   if (problems.length > 0) {
     await closeHosts();
-    blobStorage.close();
+    await blobStorage.close();
     database.close();
     return err(problems);
   }
@@ -188,20 +266,11 @@ export async function startServer(
     return host.client.check(call);
   };
 
-  const runStore = createSqliteRunStore(database);
-  const interrupted = runStore.failInterruptedRuns();
-  if (interrupted.kind === 'ok' && interrupted.value.length > 0) {
-    logger.log(
-      'warn',
-      'runs-interrupted',
-      `failed ${interrupted.value.length} runs an earlier process left unfinished`,
-      {
-        runIds: interrupted.value.map((run) => run.runId),
-      },
-    );
-  }
+  const { runStore, idempotencyStore } = state.value;
 
   const s3Credentials = s3CredentialResolver(config);
+  // us-east-1 stays accepted (and is the region errors name); the config adds to it.
+  const s3Regions = ['us-east-1', ...(config.s3.regions ?? [])];
   const app = createApp({
     resolveToken: tokenResolver(config),
     runHandler,
@@ -209,11 +278,19 @@ export async function startServer(
     toolRegistry: registry,
     blobStorage,
     s3Credentials,
-    s3: { basePath: config.s3.basePath ?? '/s3' },
+    s3: { basePath: config.s3.basePath ?? '/s3', regions: s3Regions },
     runStore,
-    idempotencyStore: createSqliteIdempotencyStore(database),
+    idempotencyStore,
+    ...(config.runs ? { runs: config.runs } : {}),
     ...(config.docs ? { openapi: { docs: true as const } } : {}),
     ...(config.artifactMaxBytes ? { artifactMaxBytes: config.artifactMaxBytes } : {}),
+    readiness: readinessProbe(
+      database,
+      blobStorage,
+      config.blobs?.kind === 's3' ? undefined : join(config.dataDir, 'objects'),
+      hosts,
+    ),
+    ...(metrics ? { telemetry: metrics, metrics: metricsRoute(config) } : {}),
     logger: {
       warn: (message, fields) => logger.log('warn', 'api', message, fields),
       error: (message, fields) => logger.log('error', 'api', message, fields),
@@ -230,8 +307,14 @@ export async function startServer(
     drains.push(drainableHttp(api));
     url = await listen(api);
     if (config.s3.port !== undefined) {
-      const s3App = createS3App({ blobStorage, s3Credentials, basePath: '' });
-      const s3 = serve({ fetch: s3App.fetch, port: config.s3.port, hostname: config.host }) as HttpServer;
+      const s3App = createS3App({
+        blobStorage,
+        s3Credentials,
+        basePath: '',
+        regions: s3Regions,
+      });
+      const s3Served = withS3Telemetry(s3App, metrics);
+      const s3 = serve({ fetch: s3Served.fetch, port: config.s3.port, hostname: config.host }) as HttpServer;
       servers.push(s3);
       drains.push(drainableHttp(s3));
       s3Url = await listen(s3);
@@ -239,7 +322,7 @@ export async function startServer(
   } catch (cause) {
     for (const server of servers) server.close();
     await closeHosts();
-    blobStorage.close();
+    await blobStorage.close();
     database.close();
     return err([`listen: ${cause instanceof Error ? cause.message : String(cause)}`]);
   }
@@ -250,6 +333,8 @@ export async function startServer(
     packs: [...hosts.keys()],
     development: loaded.development,
   });
+  // Queued runs (left by an earlier process, or accepted by another server on the same database) start now.
+  app.startRuns();
 
   let closing: Promise<void> | undefined;
   const running: RunningServer = {
@@ -266,7 +351,7 @@ export async function startServer(
         if (runs.cancelled > 0)
           logger.log('warn', 'runs-cancelled', `cancelled ${runs.cancelled} runs still running at shutdown`, runs);
         await closeHosts();
-        blobStorage.close();
+        await blobStorage.close();
         database.close();
       })();
       return closing;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
@@ -7,6 +7,7 @@ import {
   EXAMPLE_PACK_DIR,
   isAlive,
   makeTempDir,
+  REPO_ROOT,
   type ServerProcess,
   spawnServer,
   stderrOf,
@@ -117,11 +118,26 @@ describe.concurrent('config validation and the command line', () => {
     expect(failed?.problems).toEqual([expect.stringContaining(join(dir, 'no-such-pack'))]);
   });
 
-  it('--help prints the usage and exits 0', async ({ expect }) => {
-    const server = spawnServer(['--help']);
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-    expect(server.stdout()).toMatch(/^Usage: kindgi-server \[--config kindgi\.server\.json\]/);
-    expect(server.stdout()).toContain('KINDGI_SERVER_PORT');
+  it('--help and -h print the usage and exit 0; --version prints the version', async ({ expect }) => {
+    for (const flag of ['--help', '-h']) {
+      const server = spawnServer([flag]);
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.stdout()).toMatch(/^Usage: kindgi-server \[--config kindgi\.server\.json\]/);
+      expect(server.stdout()).toContain('KINDGI_SERVER_PORT');
+    }
+    const version = spawnServer(['--version']);
+    expect(await version.exited).toEqual({ code: 0, signal: null });
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/server/package.json'), 'utf8'));
+    expect(version.stdout()).toBe(`${manifest.version}\n`);
+  });
+
+  it('resolves --config against the working directory', async ({ expect }) => {
+    const dir = makeTempDir('config-cwd');
+    writeFileSync(join(dir, 'bad.json'), '{"port": "not a port"}');
+    const server = spawnServer(['--config', 'bad.json'], { cwd: dir });
+    expect(await server.exited).toEqual({ code: 1, signal: null });
+    const invalid = server.records.find((record) => record.event === 'config-invalid');
+    expect(invalid?.problems).toEqual([expect.stringContaining(join(dir, 'bad.json'))]);
   });
 
   it('an unknown flag exits 2 with the usage on stderr', async ({ expect }) => {

@@ -65,4 +65,41 @@ describe('a watched pack', () => {
     // The call that began on the old code finishes there: the swap drains the old child, it does not drop it.
     expect(await slow).toMatchObject({ status: 200, body: { output: { stepsCompleted: 20 } } });
   });
+
+  it('keeps the last good code serving through a broken save, and swaps on the next good one', async () => {
+    const root = makeTempDir('watch-broken');
+    const packDir = copyExamplePack(root);
+    const dataDir = join(root, 'data');
+    const configPath = writeConfig(root, dataDir, {
+      packs: [{ dir: packDir, watch: true, env: { ACME_API_BASE: 'https://cases.acme.invalid' } }],
+    });
+    const server = await startServer(configPath);
+    const { token } = readCredentials(dataDir);
+    await server.waitFor((record) => record.event === 'pack-child-serving', 'pack-child-serving');
+    const citation = { input: { source: 'Brown v. Board', page: 483 } };
+    const call = () => api(server.url, token, 'POST', '/v1/tools/acme.format-citation/invoke', citation);
+    expect((await call()).body).toEqual({ output: { citation: '[Brown v. Board, p. 483]' } });
+    const indexPath = join(dataDir, 'packs', '0', 'index.json');
+    const goodIndex = readFileSync(indexPath, 'utf8');
+
+    const tool = join(packDir, 'tools', 'format-citation', 'index.ts');
+    const source = readFileSync(tool, 'utf8');
+    // A save that leaves the tool without its default export: the pack as saved cannot be indexed.
+    writeFileSync(tool, source.replace('export default ', 'export const notDefault = '));
+    const outcome = await server.waitFor(
+      (record) => record.event === 'pack-reindex-failed' || record.event === 'pack-reloaded',
+      'the broken save handled',
+    );
+    expect(outcome).toMatchObject({
+      event: 'pack-reindex-failed',
+      level: 'warn',
+      problems: [{ code: 'no-default-export', file: 'tools/format-citation/index.ts' }],
+    });
+    expect(readFileSync(indexPath, 'utf8')).toBe(goodIndex);
+    expect((await call()).body).toEqual({ output: { citation: '[Brown v. Board, p. 483]' } });
+
+    writeFileSync(tool, source.replace(']` };', '] (ed.)` };'));
+    await server.waitFor((record) => record.event === 'pack-reloaded', 'pack-reloaded');
+    expect((await call()).body).toEqual({ output: { citation: '[Brown v. Board, p. 483] (ed.)' } });
+  });
 });

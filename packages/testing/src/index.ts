@@ -13,12 +13,8 @@ export { parseSseFrames, readSse, type SseFrame } from './sse.js';
 export { type AppBindings, createStubAppBindings, UnprovidedBindingError } from './stub-bindings.js';
 export { createStaticTokenResolver } from './token-resolver.js';
 export { createInMemoryToolRegistry, type RegistryPacks } from './tool-registry.js';
-// Blob storage: the in-memory binding and the contract suite every implementation runs.
+// Blob storage: the in-memory binding.
 
-export {
-  type BlobStorageContractFactory,
-  type BlobStorageContractSubject,
-  describeBlobStorageContract,
-} from './blob/contract.js';
-export { AWKWARD_KEYS } from './blob/contract-keys.js';
+// The contract suites import vitest: they are `@kindgi/testing/contract-suite`, so this entry imports under plain Node.
+export { AWKWARD_KEYS } from './blob/awkward-keys.js';
 export { createInMemoryBlobStorage } from './blob/memory.js';

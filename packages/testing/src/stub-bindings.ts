@@ -55,7 +55,18 @@ const METHODS = {
   ],
   s3Credentials: ['resolve'],
   toolRegistry: ['listTools', 'getTool', 'listGuardrails', 'getGuardrail'],
-  runStore: ['create', 'get', 'update', 'list', 'appendEvent', 'listEvents'],
+  runStore: [
+    'enqueue',
+    'get',
+    'list',
+    'claim',
+    'heartbeat',
+    'requeue',
+    'finish',
+    'expireLeases',
+    'appendEvent',
+    'listEvents',
+  ],
   idempotencyStore: ['get', 'set'],
 } as const satisfies { [K in keyof AppBindings]?: readonly (keyof AppBindings[K])[] };
 

@@ -25,7 +25,7 @@ function documentedDependencies(): Map<string, string[]> {
   const text = readFileSync(`${root}docs/ARCHITECTURE.md`, 'utf8');
   const out = new Map<string, string[]>();
   for (const line of text.split('\n')) {
-    const row = /^\|\s*`@kindgi\/([a-z-]+)`[^|]*\|[^|]*\|([^|]+)\|\s*$/.exec(line);
+    const row = /^\|\s*`@kindgi\/([a-z0-9-]+)`[^|]*\|[^|]*\|([^|]+)\|\s*$/.exec(line);
     if (!row) continue;
     const cell = (row[2] as string).trim();
     const deps = cell === '(none)' ? [] : cell.split(',').map((dep) => dep.trim());

@@ -1,3 +1,4 @@
-import { createInMemoryBlobStorage, describeBlobStorageContract } from '../src/index.js';
+import { describeBlobStorageContract } from '../src/contract-suite.js';
+import { createInMemoryBlobStorage } from '../src/index.js';
 
 describeBlobStorageContract('in-memory', () => ({ storage: createInMemoryBlobStorage() }));

@@ -16,6 +16,7 @@ export const REST_ERROR_STATUS = {
   'tool-version-not-found': 404,
   'guardrail-not-found': 404,
   'run-not-found': 404,
+  'method-not-allowed': 405,
   'idempotency-key-body-mismatch': 409,
   'idempotency-key-in-flight': 409,
   'run-already-terminal': 409,
@@ -27,6 +28,7 @@ export const REST_ERROR_STATUS = {
   'internal-server-error': 500,
   'guardrails-unsupported': 501,
   'output-validation-failed': 502,
+  'output-too-large': 502,
   'handler-throw': 502,
   'handler-import-failed': 502,
   'handler-shape-invalid': 502,
@@ -39,6 +41,8 @@ export const REST_ERROR_STATUS = {
   'authz-backend-unavailable': 503,
   'pack-unavailable': 503,
   'storage-unavailable': 503,
+  'not-ready': 503,
+  'run-queue-full': 503,
   'deadline-exceeded': 504,
 } as const;
 

@@ -17,6 +17,7 @@ const PACK_TO_REST: Record<PackErrorCode, RestErrorCode> = {
   'tool-version-mismatch': 'tool-version-not-found',
   'deadline-exceeded': 'deadline-exceeded',
   cancelled: 'call-cancelled',
+  'output-too-large': 'output-too-large',
 };
 
 /** A pack's `error` message as a REST error: validation issues and the thrown value's name/message kept. */
@@ -43,6 +44,7 @@ export function apiErrorFromTransport(error: PackTransportError): ApiError {
     return new ApiError('pack-unavailable', error.message, details, headers);
   }
   if (error.code === 'pack-call-aborted') return new ApiError('call-cancelled', error.message, details);
+  if (error.code === 'pack-reply-too-large') return new ApiError('output-too-large', error.message, details);
   return new ApiError(error.code, error.message, details);
 }
 

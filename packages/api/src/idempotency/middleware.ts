@@ -40,17 +40,16 @@ export function idempotencyMiddleware(options: IdempotencyOptions): MiddlewareHa
     const cacheKey = `${principal.tenantId}|${c.req.method}:${c.req.path}|${key}`;
     const body = await hashedBody(c);
 
-    const stored = await store.get(cacheKey);
+    const stored = await reachStore(() => store.get(cacheKey));
     if (stored !== null) return replay(stored, await body.finish());
 
     const holder = randomUUID();
     let renewTimer: NodeJS.Timeout | undefined;
     if (store.holds) {
-      const outcome = await store.holds.hold(cacheKey, {
-        holder,
-        bodyHash: body.early ?? '',
-        expiresAt: now() + holdMs,
-      });
+      const holds = store.holds;
+      const outcome = await reachStore(() =>
+        holds.hold(cacheKey, { holder, bodyHash: body.early ?? '', expiresAt: now() + holdMs }),
+      );
       if (outcome.kind === 'stored') return replay(outcome.entry, await body.finish());
       if (outcome.kind === 'in-flight') {
         throw new ApiError(
@@ -60,7 +59,6 @@ export function idempotencyMiddleware(options: IdempotencyOptions): MiddlewareHa
           { 'retry-after': '5' },
         );
       }
-      const holds = store.holds;
       renewTimer = setInterval(() => {
         holds.renew(cacheKey, holder, now() + holdMs).catch(() => undefined);
       }, renewEveryMs);
@@ -76,13 +74,24 @@ export function idempotencyMiddleware(options: IdempotencyOptions): MiddlewareHa
           bodyText: await c.res.clone().text(),
           expiresAt: now() + ttlMs,
         };
-        await store.set(cacheKey, entry);
+        // The work is done: a store that fails now leaves the answer unrecorded (a retry runs again),
+        // which beats failing a request that succeeded.
+        await store.set(cacheKey, entry).catch(() => undefined);
       }
     } finally {
       if (renewTimer) clearInterval(renewTimer);
-      await store.holds?.release(cacheKey, holder);
+      await store.holds?.release(cacheKey, holder).catch(() => undefined);
     }
   };
+}
+
+/** A store that cannot be reached fails the request as 503 `storage-unavailable`, never 500. */
+async function reachStore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    throw new ApiError('storage-unavailable', 'The idempotency store failed; retry later.');
+  }
 }
 
 function replay(entry: IdempotencyEntry, bodyHash: string): Response {

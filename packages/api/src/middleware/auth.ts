@@ -2,17 +2,21 @@ import type { TokenResolver } from '@kindgi/bindings';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
 import { ApiError } from '../errors/api-error.js';
+import { pathInApp } from './mount-prefix.js';
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
 
-/** Resolves `Authorization: Bearer <token>` to a principal; paths in `publicPaths` pass without one. */
+/**
+ * Resolves `Authorization: Bearer <token>` to a principal; paths in `publicPaths` (as this app spells them,
+ * whatever prefix a host mounted it under) pass without one.
+ */
 export function authMiddleware(
   resolveToken: TokenResolver,
   publicPaths: ReadonlySet<string>,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (publicPaths.has(c.req.path)) return next();
+    if (publicPaths.has(pathInApp(c))) return next();
     const header = c.req.header('authorization');
     if (header === undefined || header.trim() === '') {
       throw new ApiError('auth-missing', 'Send Authorization: Bearer <token>.', undefined, CHALLENGE);

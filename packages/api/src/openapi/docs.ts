@@ -27,12 +27,13 @@ export interface DocsOptions {
 export function mountDocs(app: OpenAPIHono<AppEnv>, options: DocsOptions): void {
   const bundle = options.bundle ?? locateScalarBundle();
   const scriptPath = docsScriptPath(options.path);
-  // The version in the URL lets the script be cached as immutable and still change on a Scalar upgrade.
-  const scriptUrl = `${scriptPath}?v=${encodeURIComponent(bundle.version)}`;
+  // Relative to the page, so the page still works when a host app mounts this one under a prefix. The
+  // version in the URL lets the script be cached as immutable and still change on a Scalar upgrade.
+  const scriptUrl = `${relativeUrl(options.path, scriptPath)}?v=${encodeURIComponent(bundle.version)}`;
   app.get(
     options.path,
     Scalar({
-      url: options.documentUrl,
+      url: relativeUrl(options.path, options.documentUrl),
       pageTitle: options.title,
       // A `cdn` URL makes the page load the single-file build with a plain <script src>, no further chunks.
       cdn: scriptUrl,
@@ -47,6 +48,21 @@ export function mountDocs(app: OpenAPIHono<AppEnv>, options: DocsOptions): void 
     }),
   );
   app.get(scriptPath, (c) => serveBundle(c, bundle));
+}
+
+/**
+ * `to` as a URL relative to the page at `from` (both absolute paths): `/docs` → `/v1/openapi.json` is
+ * `v1/openapi.json`, `/v1/docs` → `/v1/openapi.json` is `openapi.json`.
+ */
+export function relativeUrl(from: string, to: string): string {
+  const fromDir = from.split('/').slice(1, -1);
+  const target = to.split('/').slice(1);
+  let shared = 0;
+  while (shared < fromDir.length && shared < target.length - 1 && fromDir[shared] === target[shared]) shared++;
+  const up = fromDir.length - shared;
+  const relative = [...Array<string>(up).fill('..'), ...target.slice(shared)].join('/');
+  // A first segment with a colon would read as a URL scheme.
+  return relative.split('/')[0]?.includes(':') ? `./${relative}` : relative;
 }
 
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';

@@ -1,8 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env.js';
+import { mountPrefix } from '../middleware/mount-prefix.js';
 import { artifactRoutes } from '../routes/artifacts/definitions.js';
 import { guardrailRoutes } from '../routes/guardrails/definitions.js';
-import { healthRoute } from '../routes/health.js';
+import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/runs/definitions.js';
 import { toolRoutes } from '../routes/tools/definitions.js';
 
@@ -39,13 +40,27 @@ export function renderDocument(app: OpenAPIHono<AppEnv>, meta: OpenApiMeta = {})
 }
 
 /**
+ * Serves the app's document at `OPENAPI_PATH`, rendered once from the routes registered so far. Under a host's
+ * prefix, and with no `servers` configured, it names the prefix as its server, so the docs page's requests
+ * (and generated clients) reach the mounted routes.
+ */
+export function mountDocument(app: OpenAPIHono<AppEnv>, meta: OpenApiMeta): void {
+  const document = renderDocument(app, meta);
+  app.get(OPENAPI_PATH, (c) => {
+    const prefix = mountPrefix(c);
+    if (prefix === '' || meta.servers !== undefined) return c.json(document);
+    return c.json({ ...document, servers: [{ url: prefix }] });
+  });
+}
+
+/**
  * The complete /v1 document (every surface mounted), as `gen:openapi` snapshots it to openapi.json.
  * Built from the same route definitions the app validates with.
  */
 export function createOpenApiDocument(meta: OpenApiMeta = {}): Record<string, unknown> {
   const app = new OpenAPIHono<AppEnv>();
   registerSecurity(app);
-  for (const route of [healthRoute, ...artifactRoutes, ...toolRoutes, ...guardrailRoutes, ...runRoutes]) {
+  for (const route of [...healthRoutes, ...artifactRoutes, ...toolRoutes, ...guardrailRoutes, ...runRoutes]) {
     app.openAPIRegistry.registerPath(route);
   }
   return renderDocument(app, meta);

@@ -26,8 +26,8 @@ export class ScalarBundleMissingError extends Error {
   constructor(detail: string, options?: { cause?: unknown }) {
     super(
       `The API docs page (createApp openapi.docs) needs ${SCALAR_PACKAGE}'s browser bundle, but ${detail}. ` +
-        `Install ${SCALAR_PACKAGE} alongside @kindgi/api (it is a dependency; a pruned or partial ` +
-        'node_modules can lose it), or omit openapi.docs.',
+        `Install ${SCALAR_PACKAGE} alongside @kindgi/api (an optional dependency, needed only for the docs ` +
+        'page: `--omit=optional` or a pruned node_modules leaves it out), or omit openapi.docs.',
       options,
     );
     this.name = 'ScalarBundleMissingError';

@@ -45,8 +45,14 @@ export function pageOf<T extends z.ZodTypeAny>(item: T, name: string) {
   return z.object({ data: z.array(item), hasMore: z.boolean(), nextCursor: z.string().optional() }).openapi(name);
 }
 
-/** Any JSON value (schemas, inputs, outputs). */
-export const AnyJson = z.unknown().openapi({ description: 'Any JSON value' });
+/**
+ * Any JSON value (schemas, inputs, outputs), spelled as the six JSON types so the document marks it required
+ * where it is (a bare `unknown` would read as optional). Shallow on purpose: nothing here walks nested values.
+ * Typed `unknown`, as the bindings' JSON values are, so handlers return them as they are.
+ */
+export const AnyJson: z.ZodType<unknown> = z
+  .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())])
+  .openapi({ description: 'Any JSON value' });
 
 export const JsonObject = z.record(z.string(), z.unknown());
 

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  ClaimedRun,
   GuardrailDescriptor,
   RunCheckBinding,
   RunHandlerBinding,
-  RunPatch,
   RunRecord,
   RunStore,
-  RunViolation,
 } from '@kindgi/bindings';
-import type { ErrorMessage } from '@kindgi/protocol';
 import { ApiError } from '../errors/api-error.js';
-import { apiErrorFromTransport } from '../errors/pack-errors.js';
 import type { ApiLogger } from '../logger.js';
-import { runGuardrailCheck } from './guardrail-check.js';
+import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './execution-options.js';
+import { attemptRun } from './run-call.js';
 import { must, TERMINAL_STATUSES } from './store-result.js';
 
 /** What a run needs to start; guardrails are already resolved to their descriptors. */
@@ -20,26 +18,34 @@ export interface StartRunInput {
   tenantId: string;
   requestId: string;
   toolId: string;
+  /** The queue the run waits in (the tool's pack). */
+  packId: string;
   version?: string | undefined;
   input: unknown;
   guardrails: GuardrailDescriptor[];
   deadlineMs?: number | undefined;
 }
 
-interface ActiveRun {
-  controller: AbortController;
-  /** Set once the outcome is being written; a cancel arriving then waits and sees a terminal run. */
-  finalizing: boolean;
-  done: Promise<RunRecord>;
-}
+const INTERRUPTED =
+  'The server executing the run stopped before it finished (its lease expired); it may have partly run.';
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
 
 /**
- * Runs tools as recorded runs: journals `run.started`, calls the pack, evaluates the named guardrails on the
- * output, and journals the terminal event. Cancellation aborts the in-process call.
+ * Executes runs from the run store's queue: claims one (a lease), heartbeats it, calls the pack, evaluates
+ * guardrails, and records the outcome only while the lease holds. A pack's 503 puts the run back in its
+ * queue for the `Retry-After` it gave. Any number of executors may share one store.
  */
 export class RunExecutor {
-  readonly #active = new Map<string, ActiveRun>();
-  readonly #watchers = new Map<string, Set<() => void>>();
+  readonly #owner = `executor-${randomUUID()}`;
+  readonly #active = new Map<string, { packId: string; controller: AbortController; done: Promise<void> }>();
+  readonly #options: RunExecutionOptions;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+  #pending = true;
+  #storeFailing = false;
+  #unwatchQueue: (() => void) | undefined;
+  #pump: Promise<void> | undefined;
 
   constructor(
     private readonly deps: {
@@ -48,60 +54,87 @@ export class RunExecutor {
       runCheck: RunCheckBinding | undefined;
       logger: ApiLogger;
       now: () => Date;
+      options?: Partial<RunExecutionOptions>;
     },
-  ) {}
+  ) {
+    this.#options = { ...DEFAULT_RUN_EXECUTION, ...deps.options };
+  }
 
-  /** Records the run and starts it; `done` settles with the finished record. */
-  async start(input: StartRunInput): Promise<{ run: RunRecord; done: Promise<RunRecord> }> {
-    const { runStore } = this.deps;
+  /**
+   * Starts taking runs from the store's queue (idempotent; the first `start` does it too). A process sharing
+   * its store with others calls it at boot, so it executes runs any of them accepted.
+   */
+  work(): void {
+    if (this.#pump !== undefined || this.#stopped) return;
+    this.#unwatchQueue = this.deps.runStore.watchQueue(() => this.#poke());
+    this.#pump = this.#loop();
+  }
+
+  /** Queues the run (503 `run-queue-full` when its pack's queue is full); `done` settles when it ends. */
+  async start(input: StartRunInput): Promise<{ run: RunRecord; done: () => Promise<RunRecord> }> {
     const at = this.deps.now().toISOString();
     const record: RunRecord = {
       runId: `run-${randomUUID()}`,
       tenantId: input.tenantId,
       toolId: input.toolId,
-      status: 'running',
+      status: 'queued',
       input: input.input,
       guardrails: input.guardrails.map((g) => g.id),
       violations: [],
       createdAt: at,
       updatedAt: at,
-      startedAt: at,
     };
     if (input.version !== undefined) record.version = input.version;
-    const run = must(await runStore.create(record));
-    must(await runStore.appendEvent(run.tenantId, run.runId, { kind: 'run.started', data: run }));
-    const controller = new AbortController();
-    const active: ActiveRun = { controller, finalizing: false, done: Promise.resolve(run) };
-    const key = keyOf(run.tenantId, run.runId);
-    this.#active.set(key, active);
-    this.#notify(key);
-    active.done = this.#execute(run, input, active).finally(() => this.#active.delete(key));
-    return { run, done: active.done };
+    this.work();
+    const job = { packId: input.packId, requestId: input.requestId, guardrails: input.guardrails };
+    const run = must(
+      await this.deps.runStore.enqueue(
+        record,
+        input.deadlineMs === undefined ? job : { ...job, deadlineMs: input.deadlineMs },
+        { maxQueued: this.#options.maxQueuedPerPack },
+      ),
+    );
+    return { run, done: () => this.waitForEnd(run.tenantId, run.runId) };
   }
 
-  /** Cancels a running run: 404 when unknown, 409 `run-already-terminal` when it has finished. */
+  /** Cancels a queued or running run on any server: 404 when unknown, 409 `run-already-terminal` when done. */
   async cancel(tenantId: string, runId: string): Promise<RunRecord> {
-    const key = keyOf(tenantId, runId);
-    const run = must(await this.deps.runStore.get(tenantId, runId));
-    if (run === null) throw new ApiError('run-not-found', `No run '${runId}'.`, { runId });
-    const active = this.#active.get(key);
-    if (active?.finalizing) await active.done;
-    if (TERMINAL_STATUSES.has(run.status) || active?.finalizing) {
-      throw new ApiError('run-already-terminal', `Run '${runId}' has already finished.`, { runId });
-    }
-    active?.controller.abort();
-    const at = this.deps.now().toISOString();
-    const cancelled = must(await this.deps.runStore.update(tenantId, runId, { status: 'cancelled', finishedAt: at }));
-    must(await this.deps.runStore.appendEvent(tenantId, runId, { kind: 'run.cancelled', data: cancelled }));
-    this.#notify(key);
+    const cancelled = must(await this.deps.runStore.finish(tenantId, runId, { status: 'cancelled' }));
+    this.#active.get(keyOf(tenantId, runId))?.controller.abort();
     return cancelled;
   }
 
+  /** Resolves with the run once it is terminal (notified by the store, re-read every `pollMs`). */
+  async waitForEnd(tenantId: string, runId: string): Promise<RunRecord> {
+    let wake: (() => void) | undefined;
+    const unwatch = this.deps.runStore.watch(tenantId, runId, () => wake?.());
+    try {
+      for (;;) {
+        const run = must(await this.deps.runStore.get(tenantId, runId));
+        if (run === null) throw new ApiError('run-not-found', `No run '${runId}'.`, { runId });
+        if (TERMINAL_STATUSES.has(run.status)) return run;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.#options.pollMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    } finally {
+      unwatch();
+    }
+  }
+
   /**
-   * For a shutdown: waits up to `timeoutMs` for the runs this process is executing, then cancels the ones
-   * still running (journaled as `run.cancelled`), so no run is left `running` in the store.
+   * For a shutdown: claims nothing more, waits up to `timeoutMs` for the runs this process is executing,
+   * then cancels the ones still running (journaled as `run.cancelled`). Queued runs stay queued.
    */
   async drain(timeoutMs: number): Promise<{ finished: number; cancelled: number }> {
+    this.#stopped = true;
+    this.#unwatchQueue?.();
+    this.#poke();
+    await this.#pump;
     const pending = [...this.#active.values()];
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<true>((resolve) => {
@@ -111,9 +144,8 @@ export class RunExecutor {
     const timedOut = await Promise.race([settled, expired]);
     clearTimeout(timer);
     if (!timedOut) return { finished: pending.length, cancelled: 0 };
-    const remaining = [...this.#active.entries()];
     let cancelled = 0;
-    for (const [key, active] of remaining) {
+    for (const [key, active] of [...this.#active.entries()]) {
       const [tenantId, runId] = splitKey(key);
       try {
         await this.cancel(tenantId, runId);
@@ -126,134 +158,135 @@ export class RunExecutor {
     return { finished: pending.length - cancelled, cancelled };
   }
 
-  /** Calls `onEvent` whenever this process appends to the run's journal; returns the unsubscribe. */
-  watch(tenantId: string, runId: string, onEvent: () => void): () => void {
-    const key = keyOf(tenantId, runId);
-    let set = this.#watchers.get(key);
-    if (set === undefined) {
-      set = new Set();
-      this.#watchers.set(key, set);
-    }
-    set.add(onEvent);
-    return () => {
-      set.delete(onEvent);
-      if (set.size === 0) this.#watchers.delete(key);
-    };
+  #poke(): void {
+    this.#pending = true;
+    this.#wake?.();
   }
 
-  #notify(key: string): void {
-    for (const onEvent of this.#watchers.get(key) ?? []) onEvent();
-  }
-
-  async #execute(run: RunRecord, input: StartRunInput, active: ActiveRun): Promise<RunRecord> {
-    const { signal } = active.controller;
-    let patch: RunPatch;
-    try {
-      patch = await this.#outcome(run, input, signal);
-    } catch (thrown) {
-      this.deps.logger.error('run failed unexpectedly', { runId: run.runId, error: String(thrown) });
-      patch = { status: 'failed', error: { code: 'internal-server-error', message: 'The run failed unexpectedly.' } };
-    }
-    if (signal.aborted) return run;
-    active.finalizing = true;
-    try {
-      const current = must(await this.deps.runStore.get(run.tenantId, run.runId));
-      if (current === null || TERMINAL_STATUSES.has(current.status)) return current ?? run;
-      const finished = must(
-        await this.deps.runStore.update(run.tenantId, run.runId, {
-          ...patch,
-          finishedAt: this.deps.now().toISOString(),
-        }),
-      );
-      const kind = finished.status === 'completed' ? 'run.completed' : 'run.failed';
-      must(await this.deps.runStore.appendEvent(run.tenantId, run.runId, { kind, data: finished }));
-      this.#notify(keyOf(run.tenantId, run.runId));
-      return finished;
-    } catch (thrown) {
-      this.deps.logger.error('could not record the end of a run', { runId: run.runId, error: String(thrown) });
-      return run;
-    }
-  }
-
-  async #outcome(run: RunRecord, input: StartRunInput, signal: AbortSignal): Promise<RunPatch> {
-    const reply = await this.deps.runHandler({
-      tool: input.version === undefined ? { id: input.toolId } : { id: input.toolId, version: input.version },
-      input: input.input,
-      ctx: { tenantId: run.tenantId, runId: run.runId, requestId: input.requestId },
-      signal,
-      ...(input.deadlineMs === undefined ? {} : { deadlineMs: input.deadlineMs }),
-    });
-    if (reply.kind === 'err') return { status: 'failed', error: wireError(apiErrorFromTransport(reply.error)) };
-    const message = reply.value;
-    if (message.kind === 'error') return { status: 'failed', error: withoutStack(message) };
-    if (message.kind !== 'result') {
-      return {
-        status: 'failed',
-        error: { code: 'pack-protocol-error', message: `The pack answered a tool call with '${message.kind}'.` },
-      };
-    }
-    return this.#guard(run, input, message.output, signal);
-  }
-
-  /** Evaluates the run's guardrails on its output: a failed `halt` fails the run and drops the output. */
-  async #guard(run: RunRecord, input: StartRunInput, output: unknown, signal: AbortSignal): Promise<RunPatch> {
-    const violations: RunViolation[] = [];
-    const runCheck = this.deps.runCheck;
-    if (runCheck === undefined || input.guardrails.length === 0) return { status: 'completed', output, violations };
-    const call =
-      input.version === undefined ? { toolId: input.toolId } : { toolId: input.toolId, version: input.version };
-    const trace = {
-      runId: run.runId,
-      tenantId: run.tenantId,
-      userInput: input.input,
-      output,
-      toolCalls: [{ ...call, input: input.input }],
-      toolResults: [{ ...call, output }],
-      mode: 'runtime' as const,
-    };
-    for (const guardrail of input.guardrails) {
-      const outcome = await runGuardrailCheck(runCheck, guardrail, trace, { signal });
-      if (signal.aborted) return { status: 'cancelled' };
-      let reason: string | undefined;
-      if (outcome.kind === 'err') reason = `The check could not run: ${outcome.error.code}: ${outcome.error.message}`;
-      else if (!outcome.value.passed) reason = outcome.value.reason;
-      else continue;
-      const violation: RunViolation = {
-        guardrailId: guardrail.id,
-        checkId: guardrail.checkId,
-        action: guardrail.action['on-violation'],
-        severity: guardrail.severity,
-      };
-      if (reason !== undefined) violation.reason = reason;
-      violations.push(violation);
-      must(
-        await this.deps.runStore.appendEvent(run.tenantId, run.runId, { kind: 'guardrail.violation', data: violation }),
-      );
-      this.#notify(keyOf(run.tenantId, run.runId));
-      if (violation.action === 'halt') {
-        return {
-          status: 'failed',
-          violations,
-          error: {
-            code: 'guardrail-violation',
-            message: `Guardrail '${guardrail.id}' halted the run${reason ? `: ${reason}` : ''}.`,
-            details: { guardrailId: guardrail.id, checkId: guardrail.checkId },
-          },
-        };
+  /** Claims runs while this process has room, then sleeps until a queue notification or `pollMs`. */
+  async #loop(): Promise<void> {
+    let lastSweep = 0;
+    while (!this.#stopped) {
+      if (Date.now() - lastSweep >= this.#options.pollMs) {
+        lastSweep = Date.now();
+        await this.#expireLeases().catch(() => undefined);
+        this.#pending = true;
       }
+      if (this.#pending) {
+        this.#pending = false;
+        try {
+          while (!this.#stopped && (await this.#claimOne())) {}
+        } catch (thrown) {
+          this.deps.logger.error('the run queue failed', { error: String(thrown) });
+        }
+      }
+      if (this.#stopped || this.#pending) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#options.pollMs);
+        timer.unref();
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = undefined;
     }
-    return { status: 'completed', output, violations };
   }
-}
 
-/** A pack error as recorded on the run: the thrown value's stack stays in the pack's logs. */
-function withoutStack(message: ErrorMessage): ErrorMessage {
-  const cause = message.cause;
-  if (cause !== null && typeof cause === 'object' && !Array.isArray(cause) && 'stack' in cause) {
-    const { stack: _stack, ...rest } = cause;
-    return { ...message, cause: rest as ErrorMessage['cause'] };
+  async #expireLeases(): Promise<void> {
+    const expired = await this.deps.runStore.expireLeases(INTERRUPTED);
+    if (expired.kind === 'ok' && expired.value.length > 0) {
+      this.deps.logger.warn('runs interrupted: their executor stopped renewing its lease', {
+        runIds: expired.value.map((run) => run.runId),
+      });
+    }
   }
-  return message;
+
+  async #claimOne(): Promise<boolean> {
+    if (this.#options.concurrencyPerPack <= 0) return false;
+    const counts = new Map<string, number>();
+    for (const active of this.#active.values()) counts.set(active.packId, (counts.get(active.packId) ?? 0) + 1);
+    const busyPacks = [...counts].filter(([, n]) => n >= this.#options.concurrencyPerPack).map(([pack]) => pack);
+    const claimed = await this.deps.runStore.claim({ owner: this.#owner, leaseMs: this.#options.leaseMs, busyPacks });
+    if (claimed.kind === 'err') {
+      // Logged when the store starts failing, not on every poll of an outage.
+      if (!this.#storeFailing) this.deps.logger.error('could not claim a run', { error: claimed.error.message });
+      this.#storeFailing = true;
+      return false;
+    }
+    if (this.#storeFailing) this.deps.logger.warn('the run queue is reachable again', {});
+    this.#storeFailing = false;
+    if (claimed.value === null) return false;
+    const { run, job } = claimed.value;
+    const key = keyOf(run.tenantId, run.runId);
+    const controller = new AbortController();
+    const entry = { packId: job.packId, controller, done: Promise.resolve() };
+    this.#active.set(key, entry);
+    entry.done = this.#execute(claimed.value, controller).finally(() => {
+      this.#active.delete(key);
+      this.#poke();
+    });
+    return true;
+  }
+
+  async #execute(claimed: ClaimedRun, controller: AbortController): Promise<void> {
+    const { run, job } = claimed;
+    const { runStore, logger } = this.deps;
+    const lost = () => controller.abort();
+    // A cancel on another server shows as a change of the run: re-read it and stop if it ended.
+    const unwatch = runStore.watch(run.tenantId, run.runId, () => {
+      runStore.get(run.tenantId, run.runId).then((current) => {
+        if (current.kind === 'ok' && (current.value === null || TERMINAL_STATUSES.has(current.value.status))) lost();
+      }, lost);
+    });
+    const heartbeat = setInterval(
+      () => {
+        runStore.heartbeat(run.tenantId, run.runId, this.#owner, this.#options.leaseMs).then((held) => {
+          if (held.kind === 'ok' && !held.value) lost();
+        }, lost);
+      },
+      Math.max(10, Math.floor(this.#options.leaseMs / 3)),
+    );
+    heartbeat.unref();
+    try {
+      const result = await attemptRun(this.deps, run, job, controller.signal);
+      if (controller.signal.aborted) return;
+      if (result.kind === 'unavailable') {
+        const delay = Math.min(MAX_RETRY_MS, result.error.retryAfterMs ?? DEFAULT_RETRY_MS);
+        const waited = this.deps.now().getTime() - Date.parse(run.createdAt);
+        if (waited + delay <= this.#options.queueTimeoutMs) {
+          const requeued = await runStore.requeue(run.tenantId, run.runId, this.#owner, delay);
+          // Looks again when the delay is over rather than at the next poll.
+          setTimeout(() => this.#poke(), delay).unref();
+          if (requeued.kind === 'err' && requeued.error.code !== 'run-lease-lost') {
+            logger.error('could not requeue a run', { runId: run.runId, error: requeued.error.message });
+          }
+          return;
+        }
+        const message = `The pack stayed unavailable for ${Math.round(waited / 1000)} s: ${result.error.message}`;
+        await this.#finish(run, { status: 'failed', error: { code: 'pack-unavailable', message } });
+        return;
+      }
+      await this.#finish(run, result.outcome);
+    } catch (thrown) {
+      logger.error('run failed unexpectedly', { runId: run.runId, error: String(thrown) });
+      await this.#finish(run, {
+        status: 'failed',
+        error: { code: 'internal-server-error', message: 'The run failed unexpectedly.' },
+      });
+    } finally {
+      clearInterval(heartbeat);
+      unwatch();
+    }
+  }
+
+  async #finish(run: RunRecord, outcome: Parameters<RunStore['finish']>[2]): Promise<void> {
+    const finished = await this.deps.runStore.finish(run.tenantId, run.runId, outcome, { owner: this.#owner });
+    // A lost lease means the run was cancelled or interrupted meanwhile: that outcome stands.
+    if (finished.kind === 'err' && finished.error.code !== 'run-lease-lost') {
+      this.deps.logger.error('could not record the end of a run', { runId: run.runId, error: finished.error.message });
+    }
+  }
 }
 
 function keyOf(tenantId: string, runId: string): string {
@@ -264,10 +297,4 @@ function keyOf(tenantId: string, runId: string): string {
 function splitKey(key: string): [string, string] {
   const at = key.lastIndexOf('|');
   return [key.slice(0, at), key.slice(at + 1)];
-}
-
-function wireError(error: ApiError): { code: string; message: string; details?: Record<string, unknown> } {
-  return error.details === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, details: error.details };
 }

@@ -5,12 +5,18 @@ import { ApiError } from '../errors/api-error.js';
 /** Unwraps a run-store result; a store failure is 503 (retryable), a missing run 404. */
 export function must<T>(result: Result<T, RunStoreError>): T {
   if (result.kind === 'ok') return result.value;
-  if (result.error.code === 'run-not-found') throw new ApiError('run-not-found', result.error.message);
-  throw new ApiError('storage-unavailable', 'The run store failed; retry later.', { storeCode: result.error.code });
+  const { error } = result;
+  if (error.code === 'run-not-found') throw new ApiError('run-not-found', error.message);
+  if (error.code === 'run-already-terminal') throw new ApiError('run-already-terminal', error.message);
+  if (error.code === 'run-queue-full') {
+    throw new ApiError('run-queue-full', 'The pack has too many runs waiting; retry later.', undefined, {
+      'retry-after': '5',
+    });
+  }
+  throw new ApiError('storage-unavailable', 'The run store failed; retry later.', { storeCode: error.code });
 }
 
-/** Statuses after which a run never changes. */
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+export { TERMINAL_RUN_STATUSES as TERMINAL_STATUSES } from '@kindgi/bindings';
 
 /** The event kinds that end a run's stream. */
 export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['run.completed', 'run.failed', 'run.cancelled']);

@@ -4,8 +4,7 @@ import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../env.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ApiLogger } from '../logger.js';
-import type { RunExecutor } from './executor.js';
-import { must, TERMINAL_EVENTS } from './store-result.js';
+import { must, TERMINAL_EVENTS, TERMINAL_STATUSES } from './store-result.js';
 
 /** How a run stream paces itself. */
 export interface StreamTiming {
@@ -44,16 +43,16 @@ export async function resumePoint(runStore: RunStore, run: RunRecord, header: st
 /** Streams the run's journal after `afterSequence` as SSE frames until the terminal event. */
 export function streamRunEvents(
   c: Context<AppEnv>,
-  deps: { runStore: RunStore; executor: RunExecutor; timing: StreamTiming; logger: ApiLogger },
+  deps: { runStore: RunStore; timing: StreamTiming; logger: ApiLogger },
   run: RunRecord,
   afterSequence: number,
 ): Response {
-  const { runStore, executor, timing } = deps;
+  const { runStore, timing } = deps;
   return streamSSE(c, async (stream) => {
     let after = afterSequence;
     let dirty = true;
     let wake: (() => void) | undefined;
-    const unwatch = executor.watch(run.tenantId, run.runId, () => {
+    const unwatch = runStore.watch(run.tenantId, run.runId, () => {
       dirty = true;
       wake?.();
     });
@@ -65,15 +64,22 @@ export function streamRunEvents(
         dirty = false;
         const events: RunEvent[] = must(await runStore.listEvents(run.tenantId, run.runId, after));
         for (const event of events) {
+          const terminal = TERMINAL_EVENTS.has(event.kind);
+          // The journal keeps a terminal record without its output (stored once, on the run): read it back.
+          const data = terminal
+            ? ((must(await runStore.get(run.tenantId, run.runId)) ?? event.data) as unknown)
+            : event.data;
           await stream.writeSSE({
             id: `${run.runId}:${event.sequence}`,
             event: event.kind,
-            data: JSON.stringify(event.data),
+            data: JSON.stringify(data),
           });
           lastWrite = Date.now();
           after = event.sequence;
-          if (TERMINAL_EVENTS.has(event.kind)) return;
+          if (terminal) return;
         }
+        // Resumed after the terminal event (a browser reconnects so after the normal close): nothing follows.
+        if (events.length === 0 && (await finishedAt(runStore, run, after))) return;
         if (Date.now() >= endAt) return;
         if (!dirty) {
           const waitMs = Math.max(
@@ -104,4 +110,12 @@ export function streamRunEvents(
       unwatch();
     }
   });
+}
+
+/** True when the run is terminal and its journal holds nothing after `after`: its stream has nothing left. */
+async function finishedAt(runStore: RunStore, run: RunRecord, after: number): Promise<boolean> {
+  const current = must(await runStore.get(run.tenantId, run.runId));
+  if (current === null || !TERMINAL_STATUSES.has(current.status)) return false;
+  // The terminal event is journaled with the status change, so re-reading now sees it if it is still due.
+  return must(await runStore.listEvents(run.tenantId, run.runId, after)).length === 0;
 }

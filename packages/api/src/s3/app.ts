@@ -3,10 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import type { BlobStorageBinding, S3CredentialBinding } from '@kindgi/bindings';
 import { type Context, Hono } from 'hono';
 import { type ApiLogger, consoleLogger } from '../logger.js';
+import { mountPrefix } from '../middleware/mount-prefix.js';
 import { dispatch } from './dispatch.js';
 import { type S3Failure, s3Error } from './errors.js';
 import type { S3Outcome } from './ops/outcome.js';
-import { decodeKey, errorResponse, type S3Request } from './request.js';
+import { decodeKey, errorResponse, headerText, type S3Request } from './request.js';
 import { verifySigV4 } from './sigv4/verify.js';
 
 /** What the S3 surface is built from. */
@@ -15,6 +16,11 @@ export interface CreateS3AppInput {
   s3Credentials: S3CredentialBinding;
   /** Where the surface is mounted; `''` serves it at `/` (for tools that cannot use an endpoint path). */
   basePath?: string;
+  /**
+   * The regions a credential scope may name (default `['us-east-1']`); another answers
+   * `AuthorizationHeaderMalformed` naming the first.
+   */
+  regions?: readonly string[];
   /** The server clock SigV4 checks skew and expiry against (tests inject one). */
   clock?: () => Date;
   logger?: ApiLogger;
@@ -77,6 +83,7 @@ export function createS3App(input: CreateS3AppInput): Hono {
   const basePath = (input.basePath ?? '/s3').replace(/\/+$/, '');
   const clock = input.clock ?? (() => new Date());
   const logger = input.logger ?? consoleLogger;
+  const regions = input.regions !== undefined && input.regions.length > 0 ? [...input.regions] : ['us-east-1'];
   const app = new Hono();
 
   const handle = async (c: Context): Promise<Response> => {
@@ -87,17 +94,23 @@ export function createS3App(input: CreateS3AppInput): Hono {
     const rawPath = question < 0 ? target : target.slice(0, question);
     const rawQuery = question < 0 ? '' : target.slice(question + 1);
     const fail = (failure: S3Failure) => toResponse(failure, requestId, method, rawPath);
-    if (rawPath !== basePath && !rawPath.startsWith(`${basePath}/`)) return fail(s3Error('InvalidURI'));
+    // Under a host's prefix (`host.route('/kindgi', app)`) the raw path carries it too: the client signed it,
+    // so SigV4 checks the full path and only bucket and key parsing skip it.
+    const ownBase = mountPrefix(c) + basePath;
+    if (rawPath !== ownBase && !rawPath.startsWith(`${ownBase}/`)) return fail(s3Error('InvalidURI'));
     try {
       const rawHeaders = c.req.raw.headers;
-      const headerPairs = [...rawHeaders] as Array<[string, string]>;
+      // Node hands header values over as latin1 (one char per byte); clients sign the UTF-8 text those bytes
+      // are, so the canonical request is built from that text and hashes back to the bytes sent.
+      const headerPairs = [...rawHeaders].map(([name, value]): [string, string] => [name, headerText(value)]);
       const verified = await verifySigV4(
         { method, rawPath, rawQuery, headers: headerPairs },
         input.s3Credentials,
         clock(),
+        { regions },
       );
       if (verified.kind === 'err') return fail(verified.error);
-      const rest = rawPath.slice(basePath.length);
+      const rest = rawPath.slice(ownBase.length);
       const slash = rest.indexOf('/', 1);
       const rawBucket = slash < 0 ? rest.slice(1) : rest.slice(1, slash);
       const rawKey = slash < 0 ? '' : rest.slice(slash + 1);

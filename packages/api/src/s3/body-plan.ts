@@ -125,8 +125,11 @@ export function planBody(
     if (header('x-amz-trailer') !== undefined) {
       return err(s3Error('InvalidRequest', 'x-amz-trailer needs an aws-chunked body.'));
     }
-    if (contentLength === undefined) return err(s3Error('MissingContentLength'));
-    plan.size = contentLength;
+    // HTTP-chunked without a length is accepted as MinIO and Ceph RGW do: the payload hash still binds the
+    // body, and the count is still held to MAX_PUT_BYTES while it streams.
+    const chunkedTransfer = /(^|,)\s*chunked\s*$/i.test(header('transfer-encoding') ?? '');
+    if (contentLength === undefined && !chunkedTransfer) return err(s3Error('MissingContentLength'));
+    if (contentLength !== undefined) plan.size = contentLength;
   }
   if (plan.size !== undefined && plan.size > MAX_PUT_BYTES) return err(s3Error('EntityTooLarge'));
   const sdkAlgorithm = header('x-amz-sdk-checksum-algorithm');

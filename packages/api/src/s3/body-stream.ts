@@ -1,5 +1,5 @@
 import type { BlobChecksums } from '@kindgi/bindings';
-import type { BodyPlan } from './body-plan.js';
+import { type BodyPlan, MAX_PUT_BYTES } from './body-plan.js';
 import {
   CHECKSUM_ALGORITHMS,
   type ChecksumAlgorithm,
@@ -67,6 +67,7 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
         if (piece.length === 0) continue;
         count += piece.length;
         if (plan.size !== undefined && count > plan.size) throw tooLong();
+        if (count > MAX_PUT_BYTES) throw new S3BodyError(s3Error('EntityTooLarge'));
         for (const checksum of running.values()) checksum.update(piece);
         batch.push(piece);
         batched += piece.length;

@@ -58,3 +58,19 @@ export function isWellFormedChecksum(algorithm: ChecksumAlgorithm, value: string
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return false;
   return Buffer.from(value, 'base64').length === DIGEST_BYTES[algorithm];
 }
+
+/**
+ * S3's composite checksum of a multipart object: the algorithm over the concatenated binary part digests,
+ * base64, then `-<part count>`. `undefined` when a part lacks a well-formed value for the algorithm.
+ */
+export function compositeChecksum(
+  algorithm: ChecksumAlgorithm,
+  partValues: ReadonlyArray<string | undefined>,
+): string | undefined {
+  const checksum = createChecksummer(algorithm);
+  for (const value of partValues) {
+    if (value === undefined || !isWellFormedChecksum(algorithm, value)) return undefined;
+    checksum.update(Buffer.from(value, 'base64'));
+  }
+  return `${checksum.digestBase64()}-${partValues.length}`;
+}

@@ -49,10 +49,12 @@ export type RangeOutcome = { kind: 'full' } | { kind: 'partial'; range: ByteRang
 
 /**
  * One `bytes=` range: `a-b` (end clamped to the object), `a-`, `-n`. Start past the end, `-0`, or any range
- * on an empty object is unsatisfiable; several ranges or nonsense too (416). End before start is ignored.
+ * on an empty object is unsatisfiable; several ranges or nonsense too (416). As AWS S3 (and RFC 9110) do, a
+ * range whose end is before its start, and a range in a unit other than `bytes`, is ignored: the whole object.
  */
 export function evaluateRange(value: string | undefined, size: number): RangeOutcome {
   if (value === undefined) return { kind: 'full' };
+  if (!/^\s*bytes\s*=/i.test(value)) return { kind: 'full' };
   const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(value);
   if (!match) return { kind: 'unsatisfiable' };
   const [, startText = '', endText = ''] = match;

@@ -1,6 +1,7 @@
 import { s3Error } from './errors.js';
 import { bucketLocation, listObjects } from './ops/bucket.js';
 import { deleteObjects } from './ops/delete-objects.js';
+import { listUploads } from './ops/list-uploads.js';
 import { abortUpload, completeUpload, initiateUpload, listParts } from './ops/multipart.js';
 import { readObject } from './ops/object-read.js';
 import { putObject, uploadPart } from './ops/object-write.js';
@@ -51,9 +52,11 @@ async function bucketOperation(req: S3Request): Promise<S3Outcome> {
       return new Response(null, { status: 200, headers: { 'x-amz-bucket-region': req.auth.claim.region } });
     case 'GET':
       if (q.has('location')) return bucketLocation(req);
-      if (q.has('uploads')) return notImplemented('ListMultipartUploads');
+      if (q.has('uploads')) return listUploads(req);
       if (q.get('list-type') === '2') return listObjects(req, 2);
-      if (q.has('list-type')) return s3Error('InvalidArgument', 'list-type must be 2.');
+      // ListObjects v1 goes beyond the seed's 501: rclone and s3cmd list with it, some naming list-type=1.
+      if (q.has('list-type') && q.get('list-type') !== '1')
+        return s3Error('InvalidArgument', 'list-type must be 1 or 2.');
       return listObjects(req, 1);
     case 'PUT':
       // CreateBucket on the credential's own bucket: it exists, so S3's us-east-1 answer is a plain 200.

@@ -4,6 +4,7 @@
  */
 export const S3_ERRORS = {
   AccessDenied: { status: 403, message: 'Access Denied' },
+  AuthorizationHeaderMalformed: { status: 400, message: 'The authorization header is malformed.' },
   AuthorizationQueryParametersError: { status: 400, message: 'Malformed presigned-URL parameters' },
   BadDigest: { status: 400, message: 'The Content-MD5 or checksum you specified did not match what was received.' },
   EntityTooLarge: { status: 400, message: 'Your proposed upload exceeds the maximum allowed object size.' },
@@ -18,6 +19,7 @@ export const S3_ERRORS = {
   InvalidPartOrder: { status: 400, message: 'The list of parts was not in ascending order.' },
   InvalidRange: { status: 416, message: 'The requested range is not satisfiable' },
   InvalidRequest: { status: 400, message: 'Invalid Request' },
+  InvalidTag: { status: 400, message: 'The TagKey you have provided is invalid.' },
   InvalidURI: { status: 400, message: "Couldn't parse the specified URI." },
   KeyTooLongError: { status: 400, message: 'Your key is too long' },
   MalformedTrailerError: { status: 400, message: 'The request contained trailing data that was not well-formed.' },

@@ -19,4 +19,12 @@ export {
   stringToSign,
   trailerStringToSign,
 } from './sigv4/signing.js';
-export { expectedSignature, type SigV4Request, sigV4Source, type VerifiedSigV4, verifySigV4 } from './sigv4/verify.js';
+export {
+  checkSigV4Scope,
+  expectedSignature,
+  type SigV4Request,
+  type SigV4Scope,
+  sigV4Source,
+  type VerifiedSigV4,
+  verifySigV4,
+} from './sigv4/verify.js';

@@ -1,4 +1,4 @@
-import type { CompletedPart } from '@kindgi/bindings';
+import type { BlobChecksums, CompletedPart } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type S3Failure, s3Error } from './errors.js';
@@ -7,11 +7,38 @@ import { type S3Failure, s3Error } from './errors.js';
 export const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const PROLOG = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-/** Escapes text for an XML element body. */
+function cannotCarry(codePoint: number): boolean {
+  if (codePoint < 0x20) return codePoint !== 0x09 && codePoint !== 0x0a && codePoint !== 0x0d;
+  // A lone surrogate (for…of yields pairs as one code point), or the two noncharacters XML 1.0 excludes.
+  return (codePoint >= 0xd800 && codePoint <= 0xdfff) || codePoint === 0xfffe || codePoint === 0xffff;
+}
+
+/** True when `text` holds a character no XML 1.0 document can carry (S3 answers such keys only URL-encoded). */
+export function xmlCannotCarry(text: string): boolean {
+  for (const char of text) if (cannotCarry(char.codePointAt(0)!)) return true;
+  return false;
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  // A raw CR would reach the reader as LF (XML end-of-line handling); the reference keeps it.
+  '\r': '&#13;',
+};
+
+/**
+ * Escapes text for an XML element body. Callers refuse text that `xmlCannotCarry` first where the exact value
+ * matters (keys in listings); anywhere else such a character becomes U+FFFD so the document stays well-formed.
+ */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) =>
-    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&apos;',
-  );
+  const escaped = text.replace(/[&<>"'\r]/g, (c) => ESCAPES[c] ?? c);
+  if (!xmlCannotCarry(escaped)) return escaped;
+  let out = '';
+  for (const char of escaped) out += cannotCarry(char.codePointAt(0)!) ? '\ufffd' : char;
+  return out;
 }
 
 /** A child element list, rendered in order; `undefined` values are left out. */
@@ -66,7 +93,7 @@ const parser = new XMLParser({
  * Reads a CompleteMultipartUpload body: `<Part>` elements with PartNumber and ETag in either order, ETag quotes
  * stripped. Malformed XML, no parts, or a part without a valid number or ETag answers `MalformedXML`.
  */
-export function parseCompleteMultipartUpload(xml: string): Result<CompletedPart[], S3Failure> {
+export function parseCompleteMultipartUpload(xml: string): Result<CompletionPart[], S3Failure> {
   if (xml.trim() === '' || XMLValidator.validate(xml) !== true) return err(s3Error('MalformedXML'));
   let doc: unknown;
   try {
@@ -77,12 +104,32 @@ export function parseCompleteMultipartUpload(xml: string): Result<CompletedPart[
   const root = (doc as Record<string, unknown>).CompleteMultipartUpload;
   const parts = (root as { Part?: unknown } | undefined)?.Part;
   if (!Array.isArray(parts) || parts.length === 0) return err(s3Error('MalformedXML'));
-  const out: CompletedPart[] = [];
+  // A part number listed twice keeps its last entry (at the place of its first), as MinIO and Ceph RGW do.
+  const byNumber = new Map<number, CompletionPart>();
   for (const part of parts as Array<Record<string, unknown>>) {
     const number = typeof part.PartNumber === 'string' ? part.PartNumber : '';
     const etag = typeof part.ETag === 'string' ? part.ETag.replace(/^"|"$/g, '') : '';
     if (!/^\d{1,5}$/.test(number) || etag === '') return err(s3Error('MalformedXML'));
-    out.push({ partNumber: Number(number), etag });
+    const entry: CompletionPart = { partNumber: Number(number), etag };
+    for (const [element, algorithm] of PART_CHECKSUM_ELEMENTS) {
+      const value = part[element];
+      if (typeof value !== 'string' || value === '') continue;
+      entry.checksums = { ...entry.checksums, [algorithm]: value };
+    }
+    byNumber.set(entry.partNumber, entry);
   }
-  return ok(out);
+  return ok([...byNumber.values()]);
 }
+
+/** A part of a CompleteMultipartUpload body, with the checksums the client listed for it. */
+export interface CompletionPart extends CompletedPart {
+  checksums?: BlobChecksums;
+}
+
+/** The `Checksum*` elements of parts and results, and the algorithm each names. */
+export const PART_CHECKSUM_ELEMENTS: ReadonlyArray<[string, keyof BlobChecksums]> = [
+  ['ChecksumCRC32', 'crc32'],
+  ['ChecksumCRC32C', 'crc32c'],
+  ['ChecksumSHA1', 'sha1'],
+  ['ChecksumSHA256', 'sha256'],
+];

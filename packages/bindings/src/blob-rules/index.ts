@@ -28,3 +28,4 @@ export {
   matchesFilter,
   metaInputFromInit,
 } from './meta.js';
+export { afterUploadMarkers, clampMaxUploads, compareUploads, pageUploads, sameCompletion } from './uploads.js';

@@ -59,9 +59,8 @@ export function metaInputFromInit(init: MultipartInitInput, name: string): MetaI
 }
 
 function lowerCaseNames(metadata: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(metadata)) out[name.toLowerCase()] = value;
-  return out;
+  // fromEntries defines own properties, so a name like `__proto__` is kept instead of setting a prototype.
+  return Object.fromEntries(Object.entries(metadata).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /** True when `meta` passes every filter given to `list`. */

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import platformEnv from '../../../../specs/platform-env.json' with { type: 'json' };
 import { invoke, type SuiteContext, toolCall } from '../context.js';
 import { jsonHeaders, sendChecked } from '../http.js';
 import { eventOf } from '../service-process.js';
@@ -11,8 +12,55 @@ const NAMES = [
   'LC_CONFORMANCE',
 ];
 
+const DECLARED = new Set(['CONFORMANCE_REQUIRED', 'CONFORMANCE_OPTIONAL']);
+
+/** Kept by every service's env filter: declared, platform (specs/platform-env.json), or Kindgi's own. */
+function mayReachPackCode(name: string): boolean {
+  if (DECLARED.has(name) || name.startsWith('KINDGI_') || platformEnv.names.includes(name)) return true;
+  return platformEnv.prefixes.some((prefix) => name.startsWith(prefix));
+}
+
+/** The names a fixture tool reports (`env-names`, `proc-environ`); `null` where the OS has no such view. */
+async function namesSeen(service: Parameters<typeof invoke>[0], tool: string): Promise<string[] | null> {
+  const reply = await invoke(service, toolCall(tool, {}));
+  expect(reply.body).toMatchObject({ v: 2, kind: 'result' });
+  return (reply.body as { output: { names: string[] | null } }).output.names;
+}
+
 /** The declared env (`env.required` / `env.optional`) and the env filter. */
 export function envCases(context: SuiteContext): void {
+  const leakyEnv = (): Record<string, string> => ({
+    ...context.baseEnv(),
+    CONFORMANCE_OPTIONAL: 'optional-value',
+    CONFORMANCE_UNDECLARED: 'secret-value',
+    LC_CONFORMANCE: 'platform',
+  });
+
+  for (const [tool, how] of [
+    ['conformance.env-names', "the language's own environment API (process.env, System.getenv)"],
+    ['conformance.proc-environ', "the process's environment block (/proc/self/environ)"],
+  ] as const) {
+    it(`shows pack code, through ${how}, neither the token nor an undeclared name`, async () => {
+      const service = await context.start({ env: leakyEnv() });
+      const names = await namesSeen(service, tool);
+      if (names === null) return; // No /proc on this OS: the language API case still runs.
+      expect(names).not.toContain('KINDGI_PACK_SERVICE_TOKEN');
+      expect(names).not.toContain('CONFORMANCE_UNDECLARED');
+      expect(names).toEqual(
+        expect.arrayContaining(['CONFORMANCE_REQUIRED', 'CONFORMANCE_OPTIONAL', 'LC_CONFORMANCE', 'PATH']),
+      );
+      expect(names.filter((name) => !mayReachPackCode(name))).toEqual([]);
+    });
+
+    it(`with KINDGI_PACK_ENV_FILTER=off shows undeclared names through ${how}, still never the token`, async () => {
+      const service = await context.start({ env: { ...leakyEnv(), KINDGI_PACK_ENV_FILTER: 'off' } });
+      const names = await namesSeen(service, tool);
+      if (names === null) return;
+      expect(names).toContain('CONFORMANCE_UNDECLARED');
+      expect(names).not.toContain('KINDGI_PACK_SERVICE_TOKEN');
+    });
+  }
+
   const withoutRequired = (): Record<string, string> => {
     const { CONFORMANCE_REQUIRED: _dropped, ...env } = context.baseEnv();
     return env;

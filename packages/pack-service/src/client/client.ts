@@ -1,5 +1,6 @@
 import {
   type CallContext,
+  DEFAULT_MAX_OUTPUT_BYTES,
   err,
   ok,
   PACK_PROTOCOL_VERSION,
@@ -12,7 +13,8 @@ import {
   type ToolRef,
 } from '@kindgi/protocol';
 import { Agent, type Dispatcher } from 'undici';
-import { type RelayCall, type RelayResponse, relay } from '../relay/relay.js';
+import { REPLY_TOO_LARGE, type RelayCall, type RelayResponse, relay } from '../transport/relay.js';
+import { outboundTraceparent } from './traceparent.js';
 
 /** Options shared by `invoke` and `check` (the `CallOptions` of `@kindgi/bindings`). */
 export interface PackCallOptions {
@@ -46,6 +48,11 @@ export interface PackServiceClientOptions {
   token: string;
   /** Connection pool; the client makes (and closes) its own keep-alive pool when absent. */
   dispatcher?: Dispatcher;
+  /**
+   * The largest reply body read (default `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB, the service's own default
+   * cap): past it the client stops reading and the call fails `pack-reply-too-large`.
+   */
+  maxReplyBytes?: number;
 }
 
 /** A pack protocol v2 client. Its `invoke` and `check` are a runtime's `runHandler` / `runCheck` bindings. */
@@ -90,6 +97,9 @@ function statusError(reply: RelayResponse): PackTransportError {
     return retryAfterMs === undefined ? error : { ...error, retryAfterMs };
   }
   if (status === 401) return { code: 'pack-auth-failed', message: `Pack service refused the token: ${reason}`, status };
+  if (status === 502 && reason.startsWith(REPLY_TOO_LARGE)) {
+    return { code: 'pack-reply-too-large', message: `The supervisor refused the pack's reply: ${reason}`, status };
+  }
   if (status === 502) {
     return { code: 'pack-connection-failed', message: `The pack service died during the call: ${reason}`, status };
   }
@@ -101,13 +111,15 @@ async function send(
   dispatcher: Dispatcher,
   call: RelayCall,
 ): Promise<Result<RelayResponse, PackTransportError>> {
-  const reply = await relay({ url: options.url, token: options.token, dispatcher }, call);
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const reply = await relay({ url: options.url, token: options.token, dispatcher }, { ...call, maxReplyBytes });
   if (reply.kind === 'ok') {
     return reply.value.status === 200 ? reply : err(statusError(reply.value));
   }
   const { code, message } = reply.error;
   if (code === 'aborted') return err({ code: 'pack-call-aborted', message });
   if (code === 'not-delivered') return err({ code: 'pack-unavailable', message });
+  if (code === 'reply-too-large') return err({ code: 'pack-reply-too-large', message });
   return err({ code: 'pack-connection-failed', message });
 }
 
@@ -169,8 +181,7 @@ export function createPackServiceClient(options: PackServiceClientOptions): Pack
         deadlineMs: call.deadlineMs,
         runId: call.ctx.runId,
         requestId: call.ctx.requestId,
-        protocol: String(PACK_PROTOCOL_VERSION),
-        traceparent: call.traceparent,
+        traceparent: outboundTraceparent(call.traceparent),
         signal: call.signal,
       });
       return reply.kind === 'ok' ? asMessage(reply.value) : reply;
@@ -190,8 +201,7 @@ export function createPackServiceClient(options: PackServiceClientOptions): Pack
         deadlineMs: call.deadlineMs,
         runId: call.runId ?? call.trace.runId,
         requestId: call.requestId,
-        protocol: String(PACK_PROTOCOL_VERSION),
-        traceparent: call.traceparent,
+        traceparent: outboundTraceparent(call.traceparent),
         signal: call.signal,
       });
       return reply.kind === 'ok' ? asMessage(reply.value) : reply;

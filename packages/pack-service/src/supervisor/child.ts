@@ -33,6 +33,8 @@ export interface SpawnChildOptions {
   env: Record<string, string>;
   cwd?: string;
   indexPath: string;
+  /** Written to the child's descriptor 3 (then closed), for a command started with `--token-fd 3`. */
+  tokenOnFd3?: string;
   bootTimeoutMs: number;
   onRecord: (record: ServiceRecord) => void;
   onOutput: (line: string, stream: 'stdout' | 'stderr', pid: number) => void;
@@ -77,10 +79,16 @@ export function spawnChild(options: SpawnChildOptions): Child {
     env: options.env,
     // stdin is a pipe the supervisor never writes to: it closes when the supervisor dies (even by
     // SIGKILL), which tells a pack service that watches it (ours does) to drain and exit, not linger.
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: options.tokenOnFd3 === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],
   });
   // Nothing is written to it; a child that closes its end must not raise an unhandled EPIPE here.
   proc.stdin?.on('error', () => {});
+  if (options.tokenOnFd3 !== undefined) {
+    // The token travels on a pipe, not in the environment, where /proc/<pid>/environ would show it.
+    const tokenPipe = proc.stdio[3] as NodeJS.WritableStream & { on(event: 'error', f: () => void): void };
+    tokenPipe.on('error', () => {});
+    tokenPipe.end(options.tokenOnFd3);
+  }
   const pid = proc.pid ?? -1;
   const problems: string[] = [];
   const output: string[] = [];

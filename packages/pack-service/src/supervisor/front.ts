@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_MAX_BODY_BYTES, PACK_HEADERS } from '@kindgi/protocol';
-import { type RelayCall, relay } from '../relay/relay.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_OUTPUT_BYTES, PACK_HEADERS } from '@kindgi/protocol';
+import { parseTimeoutMs, readBody, sendError, sendJson } from '../transport/http-reply.js';
+import { REPLY_TOO_LARGE, type RelayCall, relay } from '../transport/relay.js';
+import { tokenChecker } from '../transport/token.js';
 import type { CallHolds, FrontState } from './hold.js';
-import { tokenMatches } from './token.js';
 
 /** What the front needs from the supervisor: the token, its state per call, and the hold for calls. */
 export interface FrontOptions {
@@ -14,54 +15,23 @@ export interface FrontOptions {
   /** How long a call may be held in all (the call's own `kindgi-timeout-ms` bounds it too). */
   holdMs: number;
   maxBodyBytes?: number;
+  /** The largest child reply relayed; past it the call is answered 502 `Reply too large`. */
+  maxReplyBytes?: number;
 }
 
 /** Tries per call: each retry needs a child other than the one that just refused the call. */
 const MAX_ATTEMPTS = 5;
 
-const NO_SERVICE = { error: 'no pack service' };
-
-function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
+const NO_SERVICE = 'no pack service';
+const RETRY = { 'retry-after': '1' };
 
 function unavailable(res: ServerResponse): void {
-  reply(res, 503, NO_SERVICE, { 'retry-after': '1' });
-}
-
-/** Reads the body whole, or reports that it passed the limit (after reading it to the end, like the service). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.once('end', () => resolve(size > limit ? 'too-large' : Buffer.concat(chunks)));
-    req.once('error', () => resolve('aborted'));
-    req.once('close', () => {
-      if (!req.complete) resolve('aborted');
-    });
-  });
+  sendError(res, 503, NO_SERVICE, {}, RETRY);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function positiveInteger(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
-  const parsed = Number(value);
-  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : undefined;
 }
 
 /**
@@ -90,7 +60,12 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
       heldMs += got.heldMs;
       budget -= got.heldMs;
       const deadlineMs = call.deadlineMs === undefined ? undefined : Math.max(1, call.deadlineMs - heldMs);
-      const outcome = await relay(got.target, { ...call, deadlineMs, signal: abort.signal });
+      const outcome = await relay(got.target, {
+        ...call,
+        deadlineMs,
+        signal: abort.signal,
+        maxReplyBytes: options.maxReplyBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      });
       if (outcome.kind === 'ok') {
         const { status, headers, body } = outcome.value;
         if (res.destroyed) return;
@@ -102,8 +77,12 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
         res.destroy();
         return;
       }
+      if (outcome.error.code === 'reply-too-large') {
+        sendError(res, 502, `${REPLY_TOO_LARGE}: ${outcome.error.message}`);
+        return;
+      }
       if (outcome.error.code === 'no-reply') {
-        reply(res, 502, { error: 'pack service died during the call' });
+        sendError(res, 502, 'pack service died during the call');
         return;
       }
       // Not delivered: that child is going away (replaced, or dead and not yet noticed). The call did not run.
@@ -121,6 +100,7 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
  */
 export function createFrontHandler(options: FrontOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const tokenMatches = tokenChecker(options.token);
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const method = req.method ?? 'GET';
@@ -131,31 +111,31 @@ export function createFrontHandler(options: FrontOptions): (req: IncomingMessage
       '/v1/invoke': 'POST',
     };
     const wanted = path === undefined ? undefined : routes[path];
-    if (wanted === undefined) return reply(res, 404, { error: `No route ${req.url}` });
-    if (method !== wanted) return reply(res, 405, { error: `Use ${wanted}` });
-    if (path === '/healthz') return reply(res, 200, { status: 'ok' });
+    if (wanted === undefined) return sendError(res, 404, `No route ${req.url}`);
+    if (method !== wanted) return sendError(res, 405, `Use ${wanted}`);
+    if (path === '/healthz') return sendJson(res, 200, '{"status":"ok"}');
     if (path === '/readyz') {
-      return options.state().kind === 'serving' ? reply(res, 200, { status: 'ready' }) : unavailable(res);
+      return options.state().kind === 'serving' ? sendJson(res, 200, '{"status":"ready"}') : unavailable(res);
     }
-    if (!tokenMatches(req.headers[PACK_HEADERS.token], options.token)) {
-      return reply(res, 401, { error: 'Bad pack token' });
+    if (!tokenMatches(req.headers[PACK_HEADERS.token])) {
+      return sendError(res, 401, 'Bad pack token');
     }
     // Nothing serves and nothing is coming: refuse before reading the body.
     if (options.state().kind === 'unavailable') return unavailable(res);
     const ids: RelayCall = {
-      deadlineMs: positiveInteger(header(req, PACK_HEADERS.timeoutMs)),
+      deadlineMs: parseTimeoutMs(req.headers[PACK_HEADERS.timeoutMs]),
       runId: header(req, PACK_HEADERS.runId),
       requestId: header(req, PACK_HEADERS.requestId),
-      protocol: header(req, PACK_HEADERS.protocol),
       traceparent: header(req, PACK_HEADERS.traceparent),
     };
     if (path === '/v1/info') {
       void forward(res, options, { ...ids, route: '/v1/info' });
       return;
     }
-    void readBody(req, limit).then((body) => {
-      if (body === 'aborted') return;
-      if (body === 'too-large') return reply(res, 413, { error: 'Request body too large' });
+    void readBody(req, limit).then((read) => {
+      if (read.kind === 'aborted') return;
+      if (read.kind === 'too-large') return sendError(res, 413, 'Request body too large');
+      const body = read.body;
       const contentType = req.headers['content-type'] ?? null;
       return forward(res, options, { ...ids, route: '/v1/invoke', body, contentType });
     });

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { RelayTarget } from '../relay/relay.js';
+import type { RelayTarget } from '../transport/relay.js';
 import type { SupervisorEvent, UnavailableReason } from './types.js';
 
 /** What the supervisor can offer a call right now. */

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { err, ok, type Result } from '@kindgi/protocol';
+import { createSessionToken, isValidSessionToken } from '../transport/token.js';
 import { type Child, childPool, spawnChild } from './child.js';
 import { createFrontHandler } from './front.js';
 import { createCallHolds, type FrontState } from './hold.js';
-import { createSessionToken, isValidSessionToken } from './token.js';
+import { childLaunch, restartDelayMs, retireChild } from './launch.js';
 import type {
   PackServiceSupervisor,
   PackServiceSupervisorOptions,
@@ -27,10 +28,6 @@ export class SupervisorError extends Error {
 
 /** A child that served this long before crashing resets the restart backoff. */
 const STABLE_MS = 10_000;
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
 
 function nonNegative(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -103,15 +100,8 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
 
   const retire = (child: Child): Promise<void> => {
     emit({ kind: 'child-retiring', pid: child.pid });
-    const done = (async () => {
-      // The pool's close waits for the calls already sent to this child; new ones go to its successor.
-      await Promise.race([child.pool?.close(), child.exited, delay(options.drainMs ?? 30_000)]);
-      child.kill('SIGTERM');
-      await Promise.race([child.exited, delay(options.killAfterMs ?? 10_000)]);
-      child.kill('SIGKILL');
-      await child.exited;
-      await child.pool?.destroy();
-    })();
+    // New calls already go to its successor.
+    const done = retireChild(child, options.drainMs ?? 30_000, options.killAfterMs ?? 10_000);
     retiring.add(done);
     void done.finally(() => retiring.delete(done));
     return done;
@@ -121,7 +111,7 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
   const scheduleRestart = (indexPath: string): void => {
     if (restartTimer) return;
     restartAttempt++;
-    const delayMs = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (restartAttempt - 1));
+    const delayMs = restartDelayMs(backoff, restartAttempt);
     emit({ kind: 'restart-scheduled', attempt: restartAttempt, delayMs });
     const scheduledEpoch = epoch;
     restartTimer = setTimeout(() => {
@@ -176,14 +166,9 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
       return failure('command-invalid', '`command` must give a non-empty list of strings');
     }
     if (epoch !== bootEpoch) return failure('stopped', 'The supervisor was stopped before the pack service started');
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(options.env())) if (value !== undefined) env[name] = value;
-    env.KINDGI_PACK_SERVICE_TOKEN = token;
-    env.PORT = '0';
-    env.KINDGI_LOG_FORMAT = 'json';
+    const launch = childLaunch(options, argv, indexPath, token);
     const child = spawnChild({
-      argv: [...argv, '--index', indexPath, '--module-root', options.moduleRoot, '--host', '127.0.0.1'],
-      env,
+      ...launch,
       cwd: options.cwd,
       indexPath,
       bootTimeoutMs: options.bootTimeoutMs ?? 60_000,
@@ -245,7 +230,15 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     },
     async listen() {
       if (url) return { url, token };
-      const front = createServer(createFrontHandler({ token, state, holds, holdMs }));
+      const front = createServer(
+        createFrontHandler({
+          token,
+          state,
+          holds,
+          holdMs,
+          ...(options.maxReplyBytes !== undefined ? { maxReplyBytes: options.maxReplyBytes } : {}),
+        }),
+      );
       const host = options.host ?? '127.0.0.1';
       await new Promise<void>((resolve, reject) => {
         front.once('error', (error) => reject(new SupervisorError('listen-failed', `Cannot listen: ${error.message}`)));

@@ -12,11 +12,20 @@ export interface RestartBackoff {
 }
 
 export interface PackServiceSupervisorOptions {
-  /** Any pack service keeping the process contract; `--index`, `--module-root` and `--host` are appended. */
+  /**
+   * Any pack service keeping the process contract; `--index`, `--module-root` and `--host` are appended,
+   * and `--token-fd 3` unless `tokenVia` is `env`.
+   */
   command: SupervisorCommand;
+  /**
+   * How the child gets the session token: `fd` (default) writes it to the child's descriptor 3 and passes
+   * `--token-fd 3`, so no environment block holds it; `env` sets `KINDGI_PACK_SERVICE_TOKEN`, for a
+   * command that does not know `--token-fd`.
+   */
+  tokenVia?: 'fd' | 'env';
   /** Passed as `--module-root`: where the index's module paths resolve. */
   moduleRoot: string;
-  /** The child's environment (called before every start); the token, `PORT=0` and JSON logs are added. */
+  /** The child's environment (called before every start); `PORT=0` and JSON logs are added (and the token with `tokenVia: 'env'`). */
   env: () => Record<string, string | undefined>;
   /** The child's working directory. */
   cwd?: string;
@@ -47,6 +56,8 @@ export interface PackServiceSupervisorOptions {
   holdWhileRestartingMs?: number;
   /** The most calls held at once; one more is answered 503 at once (default 1000). */
   maxHeldCalls?: number;
+  /** The largest child reply the front relays (default `DEFAULT_MAX_OUTPUT_BYTES`); past it: 502. */
+  maxReplyBytes?: number;
 }
 
 /** Why the front answered a call 503 (the call did not run). */

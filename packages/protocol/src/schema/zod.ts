@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageOf } from '../pack-error.js';
 import { err, ok, type Result } from '../result.js';
 
 /** A JSON Schema document (Draft 2020-12). */
@@ -70,7 +71,7 @@ export function toJSONSchemaSync(
       },
     }) as Record<string, unknown>;
   } catch (cause) {
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = messageOf(cause);
     return err({ code: 'zod-conversion-failed', message, path: '' });
   }
   const first = unrepresentable[0];

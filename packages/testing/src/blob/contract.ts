@@ -5,6 +5,7 @@ import type { BlobStorageContractFactory, BlobStorageContractSubject } from './c
 import { keyContract } from './contract-keys.js';
 import { multipartContract } from './contract-multipart.js';
 import { objectContract } from './contract-objects.js';
+import { uploadsContract } from './contract-uploads.js';
 
 export type { BlobStorageContractFactory, BlobStorageContractSubject } from './contract-helpers.js';
 
@@ -31,5 +32,6 @@ export function describeBlobStorageContract(name: string, factory: BlobStorageCo
     describe('conditions, listing and tenants', () => accessContract(storage));
     describe('keys and listByPrefix', () => keyContract(storage));
     describe('multipart uploads', () => multipartContract(storage));
+    describe('upload listing, expiry and retries', () => uploadsContract(storage));
   });
 }

@@ -1,4 +1,4 @@
-import type { BlobMeta, MultipartInitInput } from '@kindgi/bindings';
+import type { BlobChecksums, BlobMeta, CompletedPart, MultipartInitInput } from '@kindgi/bindings';
 import { compareKeys, type ScanBound } from '@kindgi/bindings';
 
 /** An object held in memory; `sequence` orders `list` (newest first). */
@@ -8,13 +8,17 @@ export interface StoredBlob {
   sequence: number;
 }
 
-/** A multipart upload in progress. */
+/** A multipart upload in progress, or completed and kept for retried completions. */
 export interface MemoryUpload {
   uploadId: string;
   bucket: string;
   key: string;
   init: MultipartInitInput;
-  parts: Map<number, { bytes: Buffer; etag: string; size: number; lastModified: string }>;
+  parts: Map<number, { bytes: Buffer; etag: string; size: number; lastModified: string; checksums?: BlobChecksums }>;
+  /** ISO 8601: when the upload was initiated. */
+  createdAt: string;
+  /** Set once completed: the part list and the answer a retry gets. */
+  completed?: { parts: CompletedPart[]; meta: BlobMeta; at: string };
 }
 
 /** One bucket's keys, kept sorted in code-unit order so listing seeks by binary search. */

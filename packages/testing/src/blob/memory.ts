@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ARTIFACTS_BUCKET,
   type BlobError,
@@ -9,22 +9,17 @@ import {
   type ByteRange,
   buildMeta,
   checkAddress,
-  checkCompletion,
   clampListLimit,
   consumeBody,
   decodeListCursor,
   encodeListCursor,
-  isPartNumber,
   listByPrefixOver,
   matchesFilter,
-  metaInputFromInit,
-  multipartEtag,
-  nameFromKey,
   normalizeEtag,
-  type PartInfo,
 } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
-import { type KeyIndex, type MemoryUpload, type StoredBlob, TenantState } from './memory-state.js';
+import { memoryMultipart } from './memory-multipart.js';
+import { type KeyIndex, type StoredBlob, TenantState } from './memory-state.js';
 
 const CHUNK = 64 * 1024;
 
@@ -112,14 +107,6 @@ export function createInMemoryBlobStorage(): BlobStorageBinding {
     return ok(structuredClone(meta));
   }
 
-  function upload(tenantId: string, bucket: string, key: string, uploadId: string): Result<MemoryUpload, BlobError> {
-    const found = tenant(tenantId).uploads.get(uploadId);
-    if (found === undefined || found.bucket !== bucket || found.key !== key) {
-      return err({ code: 'upload-not-found', message: `upload ${uploadId} does not exist`, uploadId });
-    }
-    return ok(found);
-  }
-
   return {
     put: (tenantId, input) => write(tenantId, ARTIFACTS_BUCKET, undefined, input),
     putByKey: (tenantId, bucket, key, input) => write(tenantId, bucket, key, input),
@@ -179,74 +166,10 @@ export function createInMemoryBlobStorage(): BlobStorageBinding {
       return ok({ ...rest, contents, ...(nextContinuationToken !== undefined ? { nextContinuationToken } : {}) });
     },
 
-    async initiateMultipartUpload(tenantId, bucket, key, input) {
-      const checked = checkAddress(bucket, key);
-      if (checked.kind === 'err') return checked;
-      const uploadId = randomUUID();
-      tenant(tenantId).uploads.set(uploadId, { uploadId, bucket, key, init: structuredClone(input), parts: new Map() });
-      return ok({ uploadId });
-    },
-
-    async uploadPart(tenantId, bucket, key, uploadId, partNumber, input) {
-      const found = upload(tenantId, bucket, key, uploadId);
-      if (found.kind === 'err') return found;
-      if (!isPartNumber(partNumber)) {
-        return err({ code: 'invalid-part', message: `part number ${partNumber} is not in 1..10000`, partNumber });
-      }
-      const chunks: Buffer[] = [];
-      const body = await consumeBody(input.bytes, (chunk) => void chunks.push(Buffer.from(chunk)), input);
-      if (body.kind === 'err') return body;
-      // The upload may have been completed or aborted while this part streamed.
-      const still = upload(tenantId, bucket, key, uploadId);
-      if (still.kind === 'err') return still;
-      const part = { bytes: Buffer.concat(chunks), etag: body.value.md5, size: body.value.size };
-      still.value.parts.set(partNumber, { ...part, lastModified: new Date().toISOString() });
-      return ok({ etag: part.etag, size: part.size });
-    },
-
-    async completeMultipartUpload(tenantId, bucket, key, uploadId, parts) {
-      const found = upload(tenantId, bucket, key, uploadId);
-      if (found.kind === 'err') return found;
-      const stored = found.value.parts;
-      const checked = checkCompletion(parts, (n) => stored.get(n));
-      if (checked.kind === 'err') return checked;
-      const chosen = parts.map((part) => stored.get(part.partNumber)!);
-      const bytes = Buffer.concat(chosen.map((part) => part.bytes));
-      const meta = buildMeta(
-        { blobId: randomUUID(), tenantId, bucket, key },
-        metaInputFromInit(found.value.init, nameFromKey(key)),
-        {
-          size: bytes.length,
-          hash: createHash('sha256').update(bytes).digest('hex'),
-          etag: multipartEtag(chosen.map((part) => part.etag)),
-          createdAt: new Date().toISOString(),
-        },
-      );
-      const state = tenant(tenantId);
-      state.uploads.delete(uploadId);
-      state.store({ meta, bytes, sequence: ++sequence });
-      return ok(structuredClone(meta));
-    },
-
-    async abortMultipartUpload(tenantId, bucket, key, uploadId) {
-      const found = upload(tenantId, bucket, key, uploadId);
-      if (found.kind === 'err') return found;
-      tenant(tenantId).uploads.delete(uploadId);
-      return ok({ aborted: true as const });
-    },
-
-    async listParts(tenantId, bucket, key, uploadId) {
-      const found = upload(tenantId, bucket, key, uploadId);
-      if (found.kind === 'err') return found;
-      const parts: PartInfo[] = [...found.value.parts.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([partNumber, part]) => ({
-          partNumber,
-          etag: part.etag,
-          size: part.size,
-          lastModified: part.lastModified,
-        }));
-      return ok({ parts, contentType: found.value.init.contentType });
-    },
+    ...memoryMultipart({
+      tenant,
+      tenants: () => tenants.values(),
+      store: (state, meta, bytes) => state.store({ meta, bytes, sequence: ++sequence }),
+    }),
   };
 }

@@ -1,10 +1,11 @@
 // The Java pack service's echo tool driven exactly as the TypeScript service's benchmark drives its own
 // (packages/pack-service: same body, schemas, connections, durations, autocannon driver), both services
-// in the same run, rounds alternating so a load swing on the shared machine hits both.
+// in the same run, rounds alternating so a load swing on the shared machine hits both. The Java service
+// runs twice, with the SDK's container JVM defaults and with the JVM's ergonomics, to price the defaults.
 //
 //   pnpm --filter @kindgi/pack-service build && node sdks/java/kindgi-pack/bench/bench.mjs
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
 const serviceDist = fileURLToPath(new URL('../../../../packages/pack-service/dist/', import.meta.url));
 // The same driver and the same workload (schema, body, token) as the TypeScript service's benchmark.
-const { runPackBenchmark, ECHO_BENCH_WORKLOAD, benchSettings } = await import(join(serviceDist, 'bench.js'));
+const { runPackBenchmark, ECHO_BENCH_WORKLOAD, benchSettings } = await import(
+  fileURLToPath(new URL('../../../../packages/pack-service/bench/driver.mjs', import.meta.url))
+);
 const { token: TOKEN, schema: message, body } = ECHO_BENCH_WORKLOAD;
 const { duration, connections, rounds: ROUNDS } = benchSettings();
 
@@ -89,11 +92,38 @@ function startService(command, args, env) {
 function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
-  return `${Math.round(kb('VmRSS') / 1024)} / ${Math.round(kb('VmHWM') / 1024)} MB`;
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+const mb = (m) => `${m.rss} / ${m.peak} MB`;
+
+// CPU time (user + system, in clock ticks of 10 ms) a process has used. Per request it is robust to the
+// shared machine's load in a way requests per second are not.
+function cpuTicks(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function childPidsOf(pid) {
+  // A JVM forks from the thread that called ProcessBuilder.start, not the process's first thread.
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+  );
+}
+
+/** CPU ticks of a target: the service, and for `Main serve` its pack JVM too. */
+const treeTicks = (pid) => [pid, ...childPidsOf(pid)].reduce((sum, p) => sum + cpuTicks(p), 0);
+
+// `Main serve` is a launcher whose child JVM runs the pack: both count.
+function javaMemory(pid) {
+  const childPids = childPidsOf(pid);
+  const launcher = memory(pid);
+  const child = childPids.length > 0 ? memory(Number(childPids[0])) : { rss: Number.NaN, peak: Number.NaN };
+  return `pack JVM ${mb(child)}, launcher ${mb(launcher)}`;
 }
 
 const row = (round, name, f) =>
-  `| ${round} | ${name} | ${Math.round(f.requestsPerSecond)} | ${f.latencyP50Ms} | ${f.latencyP99Ms} | ${f.latencyMaxMs} | ${f.failures} |`;
+  `| ${round} | ${name} | ${Math.round(f.requestsPerSecond)} | ${Math.round(f.cpuUsPerRequest)} | ${f.latencyP50Ms} | ${f.latencyP99Ms} | ${f.latencyMaxMs} | ${f.failures} |`;
 
 const dir = mkdtempSync(join(tmpdir(), 'kindgi-java-bench-'));
 const children = [];
@@ -112,48 +142,63 @@ try {
     env,
   );
   children.push(ts.child);
-  const java = await startService(
-    'java',
-    [
-      '-cp',
-      packs.classpath,
-      'com.kindgi.pack.Main',
-      'serve',
-      '--index',
-      join(packs.java, 'index.json'),
-      '--host',
-      '127.0.0.1',
-    ],
-    env,
-  );
-  children.push(java.child);
-  const targets = [
-    ['TypeScript pack service echo tool', `http://127.0.0.1:${ts.port}/v1/invoke`],
-    ['Java pack service echo tool', `http://127.0.0.1:${java.port}/v1/invoke`],
+  // The Java service twice: with the SDK's container defaults (what `Main serve` gives its pack JVM), and
+  // with the JVM's own ergonomics (KINDGI_PACK_JVM_DEFAULTS=off), so the defaults' cost shows in one run.
+  const javaArgs = [
+    ...(process.env.BENCH_JAVA_OPTIONS ? process.env.BENCH_JAVA_OPTIONS.split(' ') : []),
+    '-cp',
+    packs.classpath,
+    'com.kindgi.pack.Main',
+    'serve',
+    '--index',
+    join(packs.java, 'index.json'),
+    '--host',
+    '127.0.0.1',
   ];
-  // Warm both (JIT, validator compile, connection setup) before measuring.
+  const java = await startService('java', javaArgs, env);
+  children.push(java.child);
+  const javaErgonomic = await startService('java', javaArgs, { ...env, KINDGI_PACK_JVM_DEFAULTS: 'off' });
+  children.push(javaErgonomic.child);
+  const targets = [
+    ['TypeScript pack service echo tool', `http://127.0.0.1:${ts.port}/v1/invoke`, ts.child.pid],
+    ['Java pack service echo tool (container defaults)', `http://127.0.0.1:${java.port}/v1/invoke`, java.child.pid],
+    [
+      'Java pack service echo tool (JVM ergonomics)',
+      `http://127.0.0.1:${javaErgonomic.port}/v1/invoke`,
+      javaErgonomic.child.pid,
+    ],
+  ];
+  // Warm each (JIT, validator compile, connection setup) before measuring.
   for (const [, url] of targets) await runPackBenchmark({ url, token: TOKEN, body, connections, durationSeconds: 3 });
   const rounds = [];
   for (let round = 0; round < ROUNDS; round++) {
     const figures = [];
-    for (const [, url] of targets)
-      figures.push(await runPackBenchmark({ url, token: TOKEN, body, connections, durationSeconds: duration }));
+    for (const [, url, pid] of targets) {
+      const before = treeTicks(pid);
+      const f = await runPackBenchmark({ url, token: TOKEN, body, connections, durationSeconds: duration });
+      figures.push({ ...f, cpuUsPerRequest: ((treeTicks(pid) - before) * 10_000) / Math.max(1, f.totalRequests) });
+    }
     rounds.push(figures);
   }
   console.log(
     `Pack service benchmark (TypeScript vs Java), ${new Date().toISOString()}, ${connections} connections, ${ROUNDS} rounds of ${duration} s per target`,
   );
   console.log('');
-  console.log('| round | target | req/s | p50 ms | p99 ms | max ms | failures |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| round | target | req/s | CPU µs/req | p50 ms | p99 ms | max ms | failures |');
+  console.log('|---|---|---|---|---|---|---|---|');
   rounds.forEach((figures, i) => {
     for (const [t, f] of figures.entries()) console.log(row(`${i + 1}`, targets[t][0], f));
   });
   console.log('');
-  console.log(`RSS / peak RSS after the runs: TypeScript ${memory(ts.child.pid)}, Java ${memory(java.child.pid)}`);
-  console.log(
-    `throughput ratio (Java / TypeScript) per round: ${rounds.map(([t, j]) => (j.requestsPerSecond / t.requestsPerSecond).toFixed(2)).join(', ')}`,
-  );
+  console.log(`RSS / peak RSS after the runs: TypeScript ${mb(memory(ts.child.pid))}`);
+  console.log(`  Java (container defaults): ${javaMemory(java.child.pid)}`);
+  console.log(`  Java (JVM ergonomics): ${javaMemory(javaErgonomic.child.pid)}`);
+  const ratio = (a, b) =>
+    rounds.map((figures) => (figures[a].requestsPerSecond / figures[b].requestsPerSecond).toFixed(2));
+  console.log(`throughput ratio (Java container defaults / TypeScript) per round: ${ratio(1, 0).join(', ')}`);
+  console.log(`throughput ratio (Java container defaults / JVM ergonomics) per round: ${ratio(1, 2).join(', ')}`);
+  const cpu = (a, b) => rounds.map((figures) => (figures[a].cpuUsPerRequest / figures[b].cpuUsPerRequest).toFixed(2));
+  console.log(`CPU per request ratio (Java container defaults / JVM ergonomics) per round: ${cpu(1, 2).join(', ')}`);
 } finally {
   for (const child of children) child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,8 @@ const download = {
     'X-Kindgi-Blob-Hash': { schema: { type: 'string' as const }, description: 'sha256 hex of the whole artifact' },
     'X-Kindgi-Blob-Name': { schema: { type: 'string' as const }, description: 'URI-encoded name' },
   },
-  content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+  // Served with the Content-Type it was stored with (the upload's `contentType`), so any media type.
+  content: { '*/*': { schema: z.string().openapi({ format: 'binary' }) } },
 };
 
 export const uploadArtifactRoute = createRoute({
@@ -94,6 +95,12 @@ export const getArtifactRoute = createRoute({
   path: '/v1/artifacts/{blobId}',
   tags: ['artifacts'],
   summary: 'Download an artifact (single Range supported)',
+  description:
+    'Answers with the Content-Type the artifact was stored with. `Range`: one `bytes=N-M`, `bytes=N-` or ' +
+    '`bytes=-M` is 206 with Content-Range (an end past the last byte is clamped); a header of another unit is ' +
+    'ignored (200, whole artifact); several ranges, a malformed byte range, an end before its start ' +
+    '(`bytes=3-2`), a start at or past the end, `bytes=-0` and any range of an empty artifact are 416 ' +
+    '`range-not-satisfiable` with `Content-Range: bytes */<size>`.',
   security: bearerSecurity,
   request: { params: BlobIdParams },
   responses: { 200: download, 206: download, ...errorResponses(401, 404, 416, 503) },
@@ -106,7 +113,13 @@ export const headArtifactRoute = createRoute({
   summary: "An artifact's headers without its bytes",
   security: bearerSecurity,
   request: { params: BlobIdParams },
-  responses: { 200: { description: 'Found', headers: download.headers }, 404: { description: 'Not found' } },
+  responses: {
+    200: { description: 'Found', headers: download.headers },
+    // HEAD answers carry no body: the statuses of GET's errors, without their envelope.
+    401: { description: 'No or unknown bearer token' },
+    404: { description: 'Not found' },
+    503: { description: 'Storage unavailable; retry later' },
+  },
 });
 
 export const deleteArtifactRoute = createRoute({

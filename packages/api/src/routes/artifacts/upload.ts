@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { apiErrorFromBlob } from '../../errors/blob-errors.js';
+import { mountPrefix } from '../../middleware/mount-prefix.js';
 import type { ArtifactDeps } from './handlers.js';
 import { type UploadFields, uploadFieldsFrom } from './upload-fields.js';
 
@@ -55,6 +56,9 @@ export async function handleUpload(c: Context<AppEnv>, deps: ArtifactDeps): Prom
     fields.set(name, value);
   });
   parser.on('file', (name, stream, info) => {
+    // busboy destroys the part with an error when the body ends or breaks inside it; that error also
+    // reaches the parser (answered below) and the store's read, so here it only must not go unhandled.
+    stream.on('error', () => undefined);
     if (name !== 'file' || sawFile) {
       failure ??= new ApiError('unknown-field', `Unexpected file part '${name}'; send one part named 'file'.`, {
         fields: [name],
@@ -135,7 +139,7 @@ export async function handleUpload(c: Context<AppEnv>, deps: ArtifactDeps): Prom
   if (!sawFile || result === undefined) throw new ApiError('bad-input', "The upload needs a part named 'file'.");
   if (result === null) throw new ApiError('bad-input', 'The upload was refused.');
   if (result.kind === 'err') throw apiErrorFromBlob(result.error);
-  c.header('location', `/v1/artifacts/${encodeURIComponent(result.value.blobId)}`);
+  c.header('location', `${mountPrefix(c)}/v1/artifacts/${encodeURIComponent(result.value.blobId)}`);
   return c.json(result.value, 201);
 }
 

@@ -81,7 +81,7 @@ export const evaluateGuardrailRoute = createRoute({
   },
   responses: {
     200: { description: 'The check result', content: { 'application/json': { schema: EvaluationSchema } } },
-    ...errorResponses(400, 401, 404, 409, 502, 503, 504),
+    ...errorResponses(400, 401, 404, 409, 422, 502, 503, 504),
   },
 });
 

@@ -14,7 +14,8 @@ export const RunSchema = z
     status: RunStatusSchema,
     input: AnyJson,
     guardrails: z.array(z.string()),
-    output: AnyJson.optional(),
+    output: AnyJson.optional().openapi({ description: 'Only on GET /v1/runs/{runId}; listings carry outputSize' }),
+    outputSize: z.number().int().min(0).optional().openapi({ description: "Bytes of the output's JSON" }),
     error: z
       .object({ code: z.string(), message: z.string(), details: JsonObject.optional() })
       .catchall(z.unknown())
@@ -76,7 +77,7 @@ export const startRunRoute = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: StartRunBodySchema } } } },
   responses: {
     201: { description: 'Finished (options.wait)', content: runJson },
-    202: { description: 'Accepted and running', content: runJson },
+    202: { description: 'Accepted and queued', content: runJson },
     ...errorResponses(400, 401, 404, 409, 501, 503),
   },
 });
@@ -114,6 +115,36 @@ export const cancelRunRoute = createRoute({
   responses: { 200: { description: 'Cancelled', content: runJson }, ...errorResponses(401, 404, 409, 503) },
 });
 
+/** One SSE frame: an `event` among `events`, `data` as JSON text matching `data`, and an `id` unless `withId` is false. */
+function sseEvent(events: string[], data: Record<string, unknown>, withId = true) {
+  return {
+    type: 'object' as const,
+    required: withId ? ['event', 'data', 'id'] : ['event', 'data'],
+    properties: {
+      event: { type: 'string' as const, enum: events },
+      data: { type: 'string' as const, contentMediaType: 'application/json', contentSchema: data },
+      ...(withId ? { id: { type: 'string' as const, pattern: '^.+:[0-9]+$', description: '<runId>:<sequence>' } } : {}),
+    },
+  };
+}
+
+const RunStreamEventSchema = {
+  description: 'One Server-Sent Event of the run stream',
+  oneOf: [
+    sseEvent(['run.started', 'run.completed', 'run.failed', 'run.cancelled'], { $ref: '#/components/schemas/Run' }),
+    sseEvent(['guardrail.violation'], { $ref: '#/components/schemas/RunViolation' }),
+    sseEvent(
+      ['error'],
+      {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string' }, message: { type: 'string' } },
+      },
+      false,
+    ),
+  ],
+};
+
 export const streamRunRoute = createRoute({
   method: 'get',
   path: '/v1/runs/{runId}/stream',
@@ -131,8 +162,20 @@ export const streamRunRoute = createRoute({
   },
   responses: {
     200: {
-      description: 'run.started, guardrail.violation, then one of run.completed|run.failed|run.cancelled',
-      content: { 'text/event-stream': { schema: z.string() } },
+      description:
+        'Server-Sent Events (UTF-8 text, one frame per event; `: keep-alive` comment frames while nothing ' +
+        'happens). Each frame has `id: <runId>:<sequence>`, `event: <kind>` and one `data:` line of JSON: ' +
+        '`run.started` and the terminal `run.completed` | `run.failed` | `run.cancelled` carry the Run; ' +
+        '`guardrail.violation` carries the violation `{guardrailId, checkId, action, severity, reason?}`. ' +
+        'The stream ends after the terminal event. A failure after the stream began is a last frame ' +
+        '`event: error` with data `{code, message}` (no id).',
+      content: {
+        'text/event-stream': {
+          // For an event stream the schema describes one event (as schemathesis and OpenAPI 3.2's
+          // itemSchema read it), its `data` JSON text described by contentSchema.
+          schema: RunStreamEventSchema,
+        },
+      },
     },
     ...errorResponses(400, 401, 404, 503),
   },

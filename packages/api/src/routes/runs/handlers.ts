@@ -11,6 +11,7 @@ import { canonicalJson } from '@kindgi/protocol';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { ApiLogger } from '../../logger.js';
+import { mountPrefix } from '../../middleware/mount-prefix.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import type { RunExecutor } from '../../runs/executor.js';
 import { must } from '../../runs/store-result.js';
@@ -35,6 +36,7 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
   app.openapi(startRunRoute, async (c) => {
     const { tenantId } = c.get('principal');
     const body = c.req.valid('json');
+    let packId = '';
     if (toolRegistry !== undefined) {
       const tool = await toolRegistry.getTool(tenantId, body.toolId);
       if (tool === null) throw new ApiError('tool-not-found', `No tool '${body.toolId}'.`, { toolId: body.toolId });
@@ -44,19 +46,21 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
           version: body.version,
         });
       }
+      packId = tool.packId;
     }
     const guardrails = await resolveGuardrails(deps, tenantId, body.guardrails ?? []);
     const started = await executor.start({
       tenantId,
       requestId: c.get('requestId'),
       toolId: body.toolId,
+      packId,
       version: body.version,
       input: body.input,
       guardrails,
       deadlineMs: body.options?.deadlineMs,
     });
-    if (body.options?.wait === true) return c.json(await started.done, 201);
-    c.header('location', `/v1/runs/${started.run.runId}`);
+    if (body.options?.wait === true) return c.json(await started.done(), 201);
+    c.header('location', `${mountPrefix(c)}/v1/runs/${started.run.runId}`);
     return c.json(started.run, 202);
   });
 

@@ -3,7 +3,7 @@ import { s3Error } from '../errors.js';
 import { type S3Request, xmlResponse } from '../request.js';
 import { uriEncode } from '../sigv4/encoding.js';
 import { s3FailureOf } from '../storage-errors.js';
-import { escapeXml, quoteEtag, S3_NAMESPACE, type XmlNode, xmlDocument } from '../xml.js';
+import { escapeXml, quoteEtag, S3_NAMESPACE, type XmlNode, xmlCannotCarry, xmlDocument } from '../xml.js';
 import type { S3Outcome } from './outcome.js';
 
 /** `encoding-type=url`: form-style (`+` for space), slashes kept, as S3 and boto3/awscli expect. */
@@ -36,18 +36,31 @@ export async function listObjects(req: S3Request, version: 1 | 2): Promise<S3Out
     const skipsPrefix = version === 1 && delimiter !== '' && startAfter.endsWith(delimiter);
     input.startAfter = skipsPrefix ? `${startAfter}\uffff` : startAfter;
   }
-  if (token !== undefined) {
-    if (token === '') return s3Error('InvalidArgument', 'The continuation token provided is incorrect');
-    input.continuationToken = token;
-  }
+  // An empty token means "none", as MinIO and Ceph RGW treat it (some clients send it on the first page).
+  if (token !== undefined && token !== '') input.continuationToken = token;
   const listed = await req.storage.listByPrefix(req.auth.credential.tenantId, req.bucket, input);
   if (listed.kind === 'err') {
-    if (listed.error.code === 'blob-storage-error' && token !== undefined) {
+    if (listed.error.code === 'blob-storage-error' && input.continuationToken !== undefined) {
       return s3Error('InvalidArgument', 'The continuation token provided is incorrect');
     }
     return s3FailureOf(listed.error, req.logger, req.requestId);
   }
   const encode = encodingType === 'url' ? urlEncodeKey : (text: string) => text;
+  if (encodingType !== 'url') {
+    const texts = [
+      prefix,
+      delimiter,
+      startAfter,
+      ...listed.value.commonPrefixes,
+      ...listed.value.contents.map((m) => m.key),
+    ];
+    if (texts.some(xmlCannotCarry)) {
+      return s3Error(
+        'InvalidArgument',
+        'A key in this listing has characters XML 1.0 cannot carry; list with encoding-type=url.',
+      );
+    }
+  }
   const fetchOwner = version === 1 || q.get('fetch-owner') === 'true';
   const owner: XmlNode = [
     'Owner',
@@ -98,7 +111,7 @@ export async function listObjects(req: S3Request, version: 1 | 2): Promise<S3Out
     ['EncodingType', encodingType],
     ['KeyCount', contents.length + commonPrefixes.length],
     ['IsTruncated', isTruncated],
-    ['ContinuationToken', token],
+    ['ContinuationToken', input.continuationToken],
     ['NextContinuationToken', isTruncated ? nextContinuationToken : undefined],
     ['StartAfter', startAfter === '' ? undefined : encode(startAfter)],
     ...entries,

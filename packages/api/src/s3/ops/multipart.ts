@@ -1,12 +1,25 @@
 import { createHash } from 'node:crypto';
-import type { MultipartInitInput } from '@kindgi/bindings';
+import type { BlobChecksums, MultipartInitInput } from '@kindgi/bindings';
 import { planBody } from '../body-plan.js';
 import { verifiedBody } from '../body-stream.js';
+import {
+  CHECKSUM_ALGORITHMS,
+  type ChecksumAlgorithm,
+  checksumAlgorithmFromName,
+  compositeChecksum,
+} from '../checksums.js';
 import { findBodyFailure, type S3Failure, s3Error } from '../errors.js';
 import { readObjectAttributes } from '../object-headers.js';
 import { type S3Request, xmlResponse } from '../request.js';
 import { s3FailureOf } from '../storage-errors.js';
-import { parseCompleteMultipartUpload, quoteEtag, xmlDocument } from '../xml.js';
+import {
+  type CompletionPart,
+  PART_CHECKSUM_ELEMENTS,
+  parseCompleteMultipartUpload,
+  quoteEtag,
+  type XmlNode,
+  xmlDocument,
+} from '../xml.js';
 import type { S3Outcome } from './outcome.js';
 
 const MAX_XML_BYTES = 4 * 1024 * 1024;
@@ -40,20 +53,60 @@ export async function readSmallBody(req: S3Request): Promise<string | S3Failure>
   return text.toString('utf8');
 }
 
-/** InitiateMultipartUpload (`POST ?uploads`). */
+/** InitiateMultipartUpload (`POST ?uploads`); `x-amz-checksum-algorithm` is kept and echoed. */
 export async function initiateUpload(req: S3Request, rawHeaders: Headers): Promise<S3Outcome> {
   const attributes = readObjectAttributes(rawHeaders);
-  if (typeof attributes === 'string') return s3Error('InvalidArgument', attributes);
-  const input: MultipartInitInput = attributes;
+  if (attributes.kind === 'err') return s3Error(attributes.error.code, attributes.error.message);
+  const input: MultipartInitInput = attributes.value;
+  const algorithmName = req.header('x-amz-checksum-algorithm');
+  const algorithm = algorithmName === undefined ? undefined : checksumAlgorithmFromName(algorithmName.trim());
+  if (algorithm !== undefined) input.checksumAlgorithm = algorithm;
   const started = await req.storage.initiateMultipartUpload(req.auth.credential.tenantId, req.bucket, req.key, input);
   if (started.kind === 'err') return s3FailureOf(started.error, req.logger, req.requestId);
-  return xmlResponse(
+  const response = xmlResponse(
     xmlDocument('InitiateMultipartUploadResult', [
       ['Bucket', req.bucket],
       ['Key', req.key],
       ['UploadId', started.value.uploadId],
     ]),
   );
+  if (algorithm !== undefined) {
+    response.headers.set('x-amz-checksum-algorithm', algorithm.toUpperCase());
+    response.headers.set('x-amz-checksum-type', 'COMPOSITE');
+  }
+  return response;
+}
+
+/**
+ * The composite checksum to keep with a completing upload, from its stored part checksums: the upload's
+ * algorithm, else one every listed part has. A part checksum the client lists that differs from the stored one
+ * is `InvalidPart`. A retried Complete (the upload already completed) gets the kept checksums from storage.
+ */
+async function completionChecksums(
+  req: S3Request,
+  uploadId: string,
+  parts: readonly CompletionPart[],
+): Promise<BlobChecksums | S3Failure | undefined> {
+  const listed = await req.storage.listParts(req.auth.credential.tenantId, req.bucket, req.key, uploadId);
+  if (listed.kind === 'err') return undefined;
+  const stored = new Map(listed.value.parts.map((part) => [part.partNumber, part.checksums ?? {}]));
+  for (const part of parts) {
+    for (const [algorithm, value] of Object.entries(part.checksums ?? {}) as Array<[ChecksumAlgorithm, string]>) {
+      const kept = stored.get(part.partNumber)?.[algorithm];
+      if (kept !== undefined && kept !== value) {
+        return s3Error('InvalidPart', `The ${algorithm.toUpperCase()} of part ${part.partNumber} does not match.`);
+      }
+    }
+  }
+  const algorithm =
+    listed.value.checksumAlgorithm ??
+    CHECKSUM_ALGORITHMS.find((name) => parts.every((part) => stored.get(part.partNumber)?.[name] !== undefined));
+  if (algorithm === undefined) return undefined;
+  const composite = compositeChecksum(
+    algorithm,
+    parts.map((part) => stored.get(part.partNumber)?.[algorithm]),
+  );
+  return composite === undefined ? undefined : { [algorithm]: composite };
 }
 
 /** CompleteMultipartUpload (`POST ?uploadId=`): ETag `md5(concat(part md5s))-N`. */
@@ -62,20 +115,25 @@ export async function completeUpload(req: S3Request, uploadId: string): Promise<
   if (typeof text !== 'string') return text;
   const parts = parseCompleteMultipartUpload(text);
   if (parts.kind === 'err') return parts.error;
+  const checksums = await completionChecksums(req, uploadId, parts.value);
+  if (checksums !== undefined && 'code' in checksums) return checksums;
   const done = await req.storage.completeMultipartUpload(
     req.auth.credential.tenantId,
     req.bucket,
     req.key,
     uploadId,
-    parts.value,
+    parts.value.map(({ partNumber, etag }) => ({ partNumber, etag })),
+    checksums !== undefined ? { checksums } : {},
   );
   if (done.kind === 'err') return s3FailureOf(done.error, req.logger, req.requestId);
+  const kept = done.value.checksums ?? {};
   return xmlResponse(
     xmlDocument('CompleteMultipartUploadResult', [
       ['Location', req.resource],
       ['Bucket', req.bucket],
       ['Key', req.key],
       ['ETag', quoteEtag(done.value.etag)],
+      ...PART_CHECKSUM_ELEMENTS.map(([element, algorithm]): XmlNode => [element, kept[algorithm]]),
     ]),
   );
 }
@@ -111,15 +169,19 @@ export async function listParts(req: S3Request, uploadId: string): Promise<S3Out
       ['NextPartNumberMarker', page.at(-1)?.partNumber ?? marker],
       ['MaxParts', maxParts],
       ['IsTruncated', truncated],
-      ...page.map((part): [string, Array<[string, string | number]>] => [
-        'Part',
-        [
-          ['PartNumber', part.partNumber],
-          ['LastModified', part.lastModified],
-          ['ETag', quoteEtag(part.etag)],
-          ['Size', part.size],
+      ['ChecksumAlgorithm', listed.value.checksumAlgorithm?.toUpperCase()],
+      ...page.map(
+        (part): XmlNode => [
+          'Part',
+          [
+            ['PartNumber', part.partNumber],
+            ['LastModified', part.lastModified],
+            ['ETag', quoteEtag(part.etag)],
+            ['Size', part.size],
+            ...PART_CHECKSUM_ELEMENTS.map(([element, algorithm]): XmlNode => [element, part.checksums?.[algorithm]]),
+          ],
         ],
-      ]),
+      ),
     ]),
   );
 }

@@ -24,14 +24,14 @@ export async function putObject(req: S3Request, rawHeaders: Headers): Promise<S3
   const plan = planBody(req.header, req.auth);
   if (plan.kind === 'err') return plan.error;
   const attributes = readObjectAttributes(rawHeaders);
-  if (typeof attributes === 'string') return s3Error('InvalidArgument', attributes);
+  if (attributes.kind === 'err') return s3Error(attributes.error.code, attributes.error.message);
   const ifNoneMatch = req.header('if-none-match');
   if (ifNoneMatch !== undefined && ifNoneMatch.trim() !== '*') {
     return s3Error('NotImplemented', 'If-None-Match on PUT supports only "*".');
   }
   const ifMatch = req.header('if-match');
   const body = verifiedBody(req.body(), plan.value);
-  const input: BlobPutInput = { name: req.key, bytes: body.bytes, checksums: body.checksums, ...attributes };
+  const input: BlobPutInput = { name: req.key, bytes: body.bytes, checksums: body.checksums, ...attributes.value };
   if (plan.value.size !== undefined) input.size = plan.value.size;
   if (plan.value.expectedHash !== undefined) input.expectedHash = plan.value.expectedHash;
   if (plan.value.expectedMd5 !== undefined) input.expectedMd5 = plan.value.expectedMd5;
@@ -64,6 +64,8 @@ export async function uploadPart(req: S3Request, uploadId: string): Promise<S3Ou
     ...(plan.value.size !== undefined ? { size: plan.value.size } : {}),
     ...(plan.value.expectedHash !== undefined ? { expectedHash: plan.value.expectedHash } : {}),
     ...(plan.value.expectedMd5 !== undefined ? { expectedMd5: plan.value.expectedMd5 } : {}),
+    // Filled as the body ends (trailer checksums); storage reads it only after the bytes.
+    checksums: body.checksums,
   });
   if (stored.kind === 'err') return s3FailureOf(stored.error, req.logger, req.requestId);
   return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums) });

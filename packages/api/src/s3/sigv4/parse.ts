@@ -11,8 +11,10 @@ export interface SigV4Claim {
   service: string;
   /** `<date>/<region>/<service>/aws4_request`. */
   scope: string;
-  /** `YYYYMMDDTHHMMSSZ` from `x-amz-date` or `X-Amz-Date`. */
+  /** `YYYYMMDDTHHMMSSZ` from `x-amz-date` or `X-Amz-Date` (or `Date`, when it is in that form and alone). */
   amzDate: string;
+  /** The header the signing time came from, which must be signed; header auth only. */
+  dateHeader?: 'x-amz-date' | 'date';
   signedHeaders: string[];
   /** Lowercase hex. */
   signature: string;
@@ -102,14 +104,21 @@ function parseHeaderAuth(source: SigV4Source): Result<SigV4Claim, S3Failure> {
   if (!credential || !signedHeaders || !signature) {
     return err(authInvalid('The Authorization header needs Credential, SignedHeaders and Signature.'));
   }
-  const amzDate = source.header('x-amz-date');
-  if (amzDate === undefined) return err(s3Error('AccessDenied', 'The x-amz-date header is required.'));
+  // SigV4 takes the signing time from `Date` when no `x-amz-date` is sent and `Date` is ISO 8601 basic.
+  const amzHeader = source.header('x-amz-date');
+  const dateHeader = source.header('date')?.trim();
+  const fromDate = amzHeader === undefined && dateHeader !== undefined && /^\d{8}T\d{6}Z$/.test(dateHeader);
+  const amzDate = fromDate ? dateHeader : amzHeader;
+  if (amzDate === undefined) {
+    return err(s3Error('AccessDenied', 'The x-amz-date header (or a Date in ISO 8601 basic form) is required.'));
+  }
   const scope = parseScope(credential);
   if (scope.kind === 'err') return scope;
   return ok({
     ...scope.value,
     presigned: false,
     amzDate,
+    dateHeader: fromDate ? 'date' : 'x-amz-date',
     signedHeaders: signedHeaders.split(';'),
     signature: signature.toLowerCase(),
     payloadHash: source.header('x-amz-content-sha256') ?? 'UNSIGNED-PAYLOAD',
@@ -154,7 +163,7 @@ export function checkSigV4Claim(claim: SigV4Claim, now: Date): Result<void, S3Fa
     names.length > 0 &&
     names.every((name, i) => name !== '' && name === name.toLowerCase() && (i === 0 || names[i - 1]! < name));
   if (!wellFormed) return err(authInvalid('SignedHeaders must be lowercase, sorted, unique and non-empty.'));
-  const required = claim.presigned ? ['host'] : ['host', 'x-amz-content-sha256', 'x-amz-date'];
+  const required = claim.presigned ? ['host'] : ['host', 'x-amz-content-sha256', claim.dateHeader ?? 'x-amz-date'];
   const missing = required.filter((name) => !names.includes(name));
   if (missing.length > 0) return err(s3Error('AccessDenied', `These headers must be signed: ${missing.join(', ')}.`));
   return ok(undefined);

@@ -63,21 +63,49 @@ export function expectedSignature(
   return signHex(signingKey, stringToSign(claim.amzDate, claim.scope, canonical));
 }
 
+/** What a server accepts in a credential scope besides the date. */
+export interface SigV4Scope {
+  /** Accepted regions; the first is the one an error names. Default `['us-east-1']`. */
+  regions?: readonly string[];
+}
+
 /**
- * Verifies a request's SigV4 header or presigned signature: parse, clock and scope checks, credential lookup
- * (unknown → `InvalidAccessKeyId`, expired → `AccessDenied`), then a constant-time signature compare. The
- * payload itself is checked later, while it streams.
+ * The scope must name the service `s3` and an accepted region. As AWS does, another answers
+ * `AuthorizationHeaderMalformed` (`AuthorizationQueryParametersError` when presigned) naming the expected one.
+ */
+export function checkSigV4Scope(claim: SigV4Claim, scope: SigV4Scope = {}): Result<void, S3Failure> {
+  const regions = scope.regions !== undefined && scope.regions.length > 0 ? scope.regions : ['us-east-1'];
+  const code = claim.presigned ? 'AuthorizationQueryParametersError' : 'AuthorizationHeaderMalformed';
+  const what = claim.presigned
+    ? 'Error parsing the X-Amz-Credential parameter'
+    : 'The authorization header is malformed';
+  if (claim.service !== 's3') {
+    return err(s3Error(code, `${what}; incorrect service "${claim.service}". This endpoint belongs to "s3".`));
+  }
+  if (!regions.includes(claim.region)) {
+    return err(s3Error(code, `${what}; the region '${claim.region}' is wrong; expecting '${regions[0]}'`));
+  }
+  return ok(undefined);
+}
+
+/**
+ * Verifies a request's SigV4 header or presigned signature: parse, clock and scope checks (service `s3`, an
+ * accepted region), credential lookup (unknown → `InvalidAccessKeyId`, expired → `AccessDenied`), then a
+ * constant-time signature compare. The payload itself is checked later, while it streams.
  */
 export async function verifySigV4(
   request: SigV4Request,
   credentials: S3CredentialBinding,
   now: Date,
+  scope: SigV4Scope = {},
 ): Promise<Result<VerifiedSigV4, S3Failure>> {
   const parsed = parseSigV4(sigV4Source(request));
   if (parsed.kind === 'err') return parsed;
   const claim = parsed.value;
   const checked = checkSigV4Claim(claim, now);
   if (checked.kind === 'err') return checked;
+  const scoped = checkSigV4Scope(claim, scope);
+  if (scoped.kind === 'err') return scoped;
   let credential: S3Credential | null;
   try {
     credential = await credentials.resolve(claim.accessKeyId);

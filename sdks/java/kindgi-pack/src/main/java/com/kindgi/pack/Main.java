@@ -15,10 +15,11 @@ public final class Main {
 
       Commands:
         index   write the pack's index.json (--pack-dir <dir> [--output <path>] [--classes <dir>]...
-                [--artifact-version <str>] [--published-at <iso>] [--strict] [--json])
-        serve   run the pack service ([--index <path>] [--module-root <dir>] [--host <address>];
-                PORT, KINDGI_PACK_SERVICE_TOKEN, KINDGI_PACK_SERVICE_MAX_CONCURRENCY, KINDGI_PACK_ENV_CHECK,
-                KINDGI_PACK_ENV_FILTER, KINDGI_LOG_LEVEL, KINDGI_LOG_FORMAT)
+                [--artifact-version <str>] [--published-at <iso>] [--json]); any file error writes nothing
+        serve   run the pack service in a child JVM with the filtered environment ([--index <path>]
+                [--module-root <dir>] [--host <address>] [--token-fd <n>]; PORT, KINDGI_PACK_SERVICE_TOKEN,
+                KINDGI_PACK_SERVICE_MAX_CONCURRENCY, KINDGI_PACK_ENV_CHECK, KINDGI_PACK_ENV_FILTER,
+                KINDGI_PACK_JVM_DEFAULTS, KINDGI_LOG_LEVEL, KINDGI_LOG_FORMAT)
       """;
 
   private Main() {}

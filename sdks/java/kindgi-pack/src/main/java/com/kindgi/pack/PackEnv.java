@@ -6,12 +6,11 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The process environment as the pack's code may see it. A JVM can't remove variables from its own
- * environment, so when the pack service's env filter is on (the default), the variables the pack
- * doesn't declare are left out of this view instead (as the TypeScript service deletes them): read
- * configuration with {@link #get(String)} rather than {@code System.getenv} to get the same answer in
- * development and in the image. The service token ({@code KINDGI_PACK_SERVICE_TOKEN}) is never in it.
- * Outside the pack service (tests, tools), it is the whole environment less the token.
+ * The process environment as the pack's code may see it: a convenience, no longer needed for safety. The
+ * pack service runs pack code in a child JVM whose real environment already holds only the declared and
+ * platform names (never {@code KINDGI_*}), so {@code System.getenv} and this view agree there. The service
+ * token ({@code KINDGI_PACK_SERVICE_TOKEN}) is never in it; outside the pack service (tests, tools), it is
+ * the whole environment less the token.
  */
 public final class PackEnv {
   private static volatile Map<String, String> view = filtered(System.getenv(), null);

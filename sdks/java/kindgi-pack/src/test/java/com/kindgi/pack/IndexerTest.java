@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -56,13 +57,15 @@ class IndexerTest {
   }
 
   @Test
-  void reportsTheSeedsCommonMistakesAsFileErrorsAndStillWritesTheIndex(@TempDir Path dir) throws Exception {
+  void reportsTheSeedsCommonMistakesAsFileErrorsAndWritesNothing(@TempDir Path dir) throws Exception {
     TestPacks.pack(dir, "{\"language\":\"java\",\"pack\":{\"id\":\"mistakes\",\"version\":\"0.1.0\"}}", "mistakes");
     Path out = dir.resolve("index.json");
     Indexer.Report report = TestPacks.index(dir, out);
     Map<String, String> byFile = report.fileErrors().stream()
         .collect(Collectors.toMap(p -> p.file().replace("src/main/java/mistakes/", ""), p -> p.code() + " " + p.message()));
-    assertEquals(6, byFile.size(), byFile.toString());
+    assertEquals(7, byFile.size(), byFile.toString());
+    assertEquals("manifest-validation-failed src/main/java/mistakes/agents/NoInstructions.java: NoInstructions.AGENT: agent "
+        + "\"mistakes.no-instructions\" has no instructions: give it .instructions(\"…\")", byFile.get("agents/NoInstructions.java"));
     assertTrue(byFile.get("tools/InstanceField.java").startsWith("no-default-export"), byFile.toString());
     assertTrue(byFile.get("tools/InstanceField.java").contains("instance field"));
     assertTrue(byFile.get("tools/Helper.java").startsWith("no-default-export"));
@@ -72,10 +75,40 @@ class IndexerTest {
     assertTrue(byFile.get("guardrails/NoAction.java").contains("has no action"));
     assertTrue(byFile.get("guardrails/WrongKind.java").startsWith("kind-mismatch"));
     assertTrue(byFile.get("guardrails/BadConfig.java").contains("config failed validation at /limit: must be >= 0"), byFile.toString());
-    JsonNode index = Json.parse(TestPacks.read(out));
-    assertEquals(1, index.get("tools").size());
-    assertEquals("mistakes.fine", index.at("/tools/0/id").asText());
-    assertTrue(!index.has("env"));
+    assertTrue(!report.written());
+    assertTrue(!Files.exists(out));
+  }
+
+  @Test
+  void warnsOfARequiredGuardrailConfigFieldWithNoValue(@TempDir Path dir) throws Exception {
+    TestPacks.pack(dir, "{\"language\":\"java\",\"pack\":{\"id\":\"unset\",\"version\":\"0.1.0\"}}", "unset");
+    Indexer.Report report = TestPacks.index(dir, dir.resolve("index.json"));
+    assertEquals(List.of(), report.fileErrors());
+    assertEquals(1, report.warnings().size(), report.warnings().toString());
+    Indexer.Problem warning = report.warnings().get(0);
+    assertEquals("config-field-unset", warning.code());
+    assertTrue(warning.message().contains("guardrail \"unset.rule\" config field \"limit\" is required"), warning.message());
+    assertTrue(!warning.message().contains("spare"), warning.message());
+  }
+
+  @Test
+  void theDefaultArtifactVersionIsTheUtcDayCountingUpOverTheSameDaysIndex(@TempDir Path dir) throws Exception {
+    Instant noon = Instant.parse("2026-12-01T12:00:00Z");
+    Path out = dir.resolve("index.json");
+    assertEquals("20261201.1", Indexer.nextArtifactVersion(out, noon));
+    Files.writeString(out, "{\"artifactVersion\":\"20261201.7\"}");
+    assertEquals("20261201.8", Indexer.nextArtifactVersion(out, noon));
+    assertEquals("20261202.1", Indexer.nextArtifactVersion(out, Instant.parse("2026-12-02T00:00:00Z")));
+    Files.writeString(out, "{\"artifactVersion\":\"20261201Z.1\"}");
+    assertEquals("20261201.1", Indexer.nextArtifactVersion(out, noon));
+
+    TestPacks.pack(dir, ACME, "acme");
+    PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    List<String> args = List.of("--pack-dir", dir.toString(), "--published-at", "2026-12-01T12:00:00Z");
+    assertEquals(0, com.kindgi.pack.internal.IndexCommand.run(args, quiet, quiet));
+    assertEquals("20261201.1", Json.parse(TestPacks.read(dir.resolve("target/index.json"))).get("artifactVersion").asText());
+    assertEquals(0, com.kindgi.pack.internal.IndexCommand.run(args, quiet, quiet));
+    assertEquals("20261201.2", Json.parse(TestPacks.read(dir.resolve("target/index.json"))).get("artifactVersion").asText());
   }
 
   @Test
@@ -98,7 +131,7 @@ class IndexerTest {
   }
 
   @Test
-  void theCommandExitsTwoOnBadArgumentsAndOneWithStrictFileErrors(@TempDir Path dir) throws Exception {
+  void theCommandExitsTwoOnBadArgumentsAndOneWithFileErrorsWritingNothing(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
@@ -106,10 +139,14 @@ class IndexerTest {
     assertEquals(2, com.kindgi.pack.internal.IndexCommand.run(List.of(), o, e));
     assertEquals(2, com.kindgi.pack.internal.IndexCommand.run(List.of("--pack-dir", dir.toString(), "--published-at", "yesterday"), o, e));
     TestPacks.pack(dir, "{\"language\":\"java\",\"pack\":{\"id\":\"mistakes\",\"version\":\"0.1.0\"}}", "mistakes");
-    assertEquals(0, com.kindgi.pack.internal.IndexCommand.run(List.of("--pack-dir", dir.toString()), o, e));
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("Indexed 1 tools"));
-    assertTrue(Files.exists(dir.resolve("target/index.json")));
+    assertEquals(1, com.kindgi.pack.internal.IndexCommand.run(List.of("--pack-dir", dir.toString()), o, e));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("7 file(s) could not be indexed, so no index was written: "
+        + "src/main/java/mistakes/agents/NoInstructions.java (manifest-validation-failed), "), err.toString(StandardCharsets.UTF_8));
+    assertTrue(!out.toString(StandardCharsets.UTF_8).contains("Indexed"));
+    assertTrue(!Files.exists(dir.resolve("target/index.json")));
     assertEquals(1, com.kindgi.pack.internal.IndexCommand.run(List.of("--pack-dir", dir.toString(), "--strict", "--json"), o, e));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("6 file(s) left out of the index (--strict)"));
+    JsonNode failure = Json.parse(out.toString(StandardCharsets.UTF_8));
+    assertEquals(false, failure.get("ok").asBoolean());
+    assertEquals(7, failure.at("/error/fileErrors").size());
   }
 }

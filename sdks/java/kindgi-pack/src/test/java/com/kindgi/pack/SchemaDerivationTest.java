@@ -9,6 +9,9 @@ import acme.tools.VerifyCitation;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import codec.CodecModule;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.kindgi.pack.internal.Json;
 import com.kindgi.pack.internal.SchemaDeriver;
 import com.kindgi.pack.internal.SchemaDeriver.SchemaException;
@@ -175,5 +178,31 @@ class SchemaDerivationTest {
     Tool<String, Object> tool = Tool.define("acme.bad").input(String.class).handler((input, ctx) -> input);
     SchemaException e = assertThrows(SchemaException.class, tool::inputSchema);
     assertTrue(e.getMessage().contains("must be an object"), e.getMessage());
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  record Snake(String firstName, @Size(min = 2) String lastName) {}
+
+  @Test
+  void schemasSeeTheMappersModulesMixInsAndNamingStrategiesAsBindingDoes() throws Exception {
+    Map<String, Object> renamed = SchemaDeriver.derive(CodecModule.Renamed.class, "Tool \"t\" input");
+    assertEquals("{\"type\":\"object\",\"properties\":{\"renamedByMixIn\":{\"type\":\"string\",\"maxLength\":3},"
+        + "\"size\":{\"type\":\"integer\"}},\"required\":[\"renamedByMixIn\",\"size\"],\"additionalProperties\":false}",
+        json(renamed));
+    // What the schema accepts, binding binds.
+    CodecModule.Renamed bound = Json.mapper().readValue("{\"renamedByMixIn\":\"abc\",\"size\":1}", CodecModule.Renamed.class);
+    assertEquals("abc", bound.original());
+
+    Map<String, Object> snake = SchemaDeriver.derive(Snake.class, "Tool \"t\" input");
+    assertEquals("[\"first_name\",\"last_name\"]", json(snake.get("required")));
+    assertEquals("Ada", Json.mapper().readValue("{\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}", Snake.class).firstName());
+    assertEquals("{\"type\":\"string\",\"minLength\":2}", json(((Map<?, ?>) snake.get("properties")).get("last_name")));
+  }
+
+  @Test
+  void aTypeWhoseWireFormAModulesCodecDecidesIsAnErrorNamingTheProperty() {
+    SchemaException e = assertThrows(SchemaException.class, () -> SchemaDeriver.derive(CodecModule.Priced.class, "Tool \"t\" input"));
+    assertTrue(e.getMessage().startsWith("Tool \"t\" input: property \"price\""), e.getMessage());
+    assertTrue(e.getMessage().contains("can't be derived"), e.getMessage());
   }
 }

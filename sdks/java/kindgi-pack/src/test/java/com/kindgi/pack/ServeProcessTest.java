@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +76,89 @@ class ServeProcessTest {
     JsonNode record = nextRecord(stderr(p), "boot-failed");
     assertEquals(1, p.waitFor());
     assertTrue(record.get("message").asText().contains("Cannot read the pack index"), record.toString());
+  }
+
+  private static HttpResponse<String> invoke(int port, String tool, String ctx) throws Exception {
+    String body = "{\"v\":2,\"kind\":\"invoke\",\"tool\":{\"id\":\"" + tool + "\"},\"input\":{},\"ctx\":" + ctx + "}";
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/invoke"))
+        .POST(HttpRequest.BodyPublishers.ofString(body)).header("content-type", "application/json").header("kindgi-pack-token", "t")
+        .build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static final String PROBE_WITH_ENV =
+      "{\"language\":\"java\",\"pack\":{\"id\":\"probe\",\"version\":\"1.0.0\"},\"env\":{\"optional\":[\"DECLARED\"]}}";
+
+  @Test
+  void packCodeSeesOnlyDeclaredAndPlatformNamesNeverKindgiOnes(@TempDir Path dir) throws Exception {
+    TestPacks.pack(dir, PROBE_WITH_ENV, "probe");
+    Path index = dir.resolve("index.json");
+    TestPacks.index(dir, index);
+    Process p = serve(Map.of("KINDGI_PACK_SERVICE_TOKEN", "t", "PORT", "0", "KINDGI_LOG_FORMAT", "json", "DECLARED", "yes",
+        "UNDECLARED", "secret-value", "LC_PROBE", "platform", "KINDGI_OTHER", "x"), "--index", index.toString(), "--host", "127.0.0.1");
+    BufferedReader stderr = stderr(p);
+    JsonNode dropped = nextRecord(stderr, "env-dropped");
+    assertEquals("[\"UNDECLARED\"]", Json.write(dropped.get("names")));
+    assertTrue(!dropped.toString().contains("secret-value"));
+    int port = nextRecord(stderr, "listening").get("port").asInt();
+    JsonNode env = Json.parse(invoke(port, "probe.env", "{\"tenantId\":\"t\",\"runId\":\"r\"}").body()).at("/output/env");
+    assertEquals("yes", env.path("DECLARED").asText());
+    assertEquals("platform", env.path("LC_PROBE").asText());
+    assertTrue(!env.has("UNDECLARED"), env.toString());
+    env.fieldNames().forEachRemaining(name -> assertTrue(!name.startsWith("KINDGI_"), env.toString()));
+    p.toHandle().destroy();
+    nextRecord(stderr, "stopped");
+    assertEquals(0, p.waitFor());
+  }
+
+  @Test
+  void theFilterOffKeepsEveryVariable(@TempDir Path dir) throws Exception {
+    TestPacks.pack(dir, PROBE_WITH_ENV, "probe");
+    Path index = dir.resolve("index.json");
+    TestPacks.index(dir, index);
+    Process p = serve(Map.of("KINDGI_PACK_SERVICE_TOKEN", "t", "PORT", "0", "KINDGI_PACK_ENV_FILTER", "off", "UNDECLARED", "kept"),
+        "--index", index.toString(), "--host", "127.0.0.1");
+    int port = nextRecord(stderr(p), "listening").get("port").asInt();
+    JsonNode env = Json.parse(invoke(port, "probe.env", "{\"tenantId\":\"t\",\"runId\":\"r\"}").body()).at("/output/env");
+    assertEquals("kept", env.path("UNDECLARED").asText());
+  }
+
+  @Test
+  void aHandlerGetsOnlyTheSecretsItsNeedsSpecDeclaresAndTheRestAreNamedNotValued(@TempDir Path dir) throws Exception {
+    TestPacks.pack(dir, PROBE_WITH_ENV, "probe");
+    Path index = dir.resolve("index.json");
+    TestPacks.index(dir, index);
+    Process p = serve(Map.of("KINDGI_PACK_SERVICE_TOKEN", "t", "PORT", "0", "KINDGI_LOG_FORMAT", "json"),
+        "--index", index.toString(), "--host", "127.0.0.1");
+    BufferedReader stderr = stderr(p);
+    int port = nextRecord(stderr, "listening").get("port").asInt();
+    String ctx = "{\"tenantId\":\"t\",\"runId\":\"r\",\"secrets\":{\"DECLARED_KEY\":\"k1\",\"OTHER_KEY\":\"other-value\"}}";
+    JsonNode reply = Json.parse(invoke(port, "probe.env", ctx).body());
+    assertEquals("{\"DECLARED_KEY\":\"k1\"}", Json.write(reply.at("/output/secrets")));
+    JsonNode dropped = nextRecord(stderr, "secrets-dropped");
+    assertEquals("[\"OTHER_KEY\"]", Json.write(dropped.get("names")));
+    assertTrue(!dropped.toString().contains("other-value"));
+  }
+
+  @Test
+  void theChildJvmEndsWhenItsLauncherIsKilled(@TempDir Path dir) throws Exception {
+    TestPacks.pack(dir, PROBE_WITH_ENV, "probe");
+    Path index = dir.resolve("index.json");
+    TestPacks.index(dir, index);
+    Process p = serve(Map.of("KINDGI_PACK_SERVICE_TOKEN", "t", "PORT", "0"), "--index", index.toString(), "--host", "127.0.0.1");
+    BufferedReader stderr = stderr(p);
+    nextRecord(stderr, "listening");
+    ProcessHandle child = p.toHandle().children().findFirst().orElseThrow();
+    // SIGKILL without closing our end of the streams (Process.destroyForcibly closes them).
+    p.toHandle().destroyForcibly();
+    p.waitFor();
+    // Its stdin (the launcher's pipe) ends: it drains and stops instead of serving on, orphaned. (Its records
+    // can't be read here: the JDK closes our end of the launcher's stderr once the launcher has exited.)
+    try {
+      child.onExit().get(120, TimeUnit.SECONDS);
+    } finally {
+      child.destroyForcibly();
+    }
+    assertTrue(!child.isAlive());
   }
 
   @Test

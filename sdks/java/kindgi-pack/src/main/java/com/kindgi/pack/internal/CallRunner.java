@@ -20,9 +20,11 @@ import java.util.Map;
  */
 public final class CallRunner {
   private final PackCatalog catalog;
+  private final PackLog log;
 
-  public CallRunner(PackCatalog catalog) {
+  public CallRunner(PackCatalog catalog, PackLog log) {
     this.catalog = catalog;
+    this.log = log;
   }
 
   /** Runs a well-formed request (see {@link Messages#check}). */
@@ -78,7 +80,7 @@ public final class CallRunner {
     }
     Object output;
     try {
-      output = tool.call(bound, context(ctx, cancellation));
+      output = tool.call(bound, context(served, ctx, cancellation));
     } catch (Throwable t) {
       Map<String, Object> error = Messages.error("handler-throw", "Handler for tool \"" + id + "\" threw: " + Messages.describe(t), true, id, null);
       error.put("cause", Messages.cause(t));
@@ -135,14 +137,34 @@ public final class CallRunner {
     }
   }
 
-  private static ToolContext context(ObjectNode ctx, Cancellation cancellation) {
+  private ToolContext context(PackCatalog.ServedTool served, ObjectNode ctx, Cancellation cancellation) {
     Map<String, Object> raw = Json.toMap(ctx);
-    Object secrets = raw.remove("secrets");
+    Object sent = raw.remove("secrets");
+    Map<String, Object> secrets = declaredSecrets(served, sent instanceof Map<?, ?> s ? castMap(s) : Map.of());
     return com.kindgi.pack.Contexts.create(
         ctx.path("tenantId").asText(), ctx.path("runId").asText(), text(ctx, "requestId"), text(ctx, "projectId"), text(ctx, "orgId"),
-        stringMap(raw.get("env")), secrets instanceof Map<?, ?> s ? castMap(s) : Map.of(),
+        stringMap(raw.get("env")), secrets,
         raw.get("config") instanceof Map<?, ?> c ? castMap(c) : Map.of(),
         raw.get("settings") instanceof Map<?, ?> st ? castMap(st) : Map.of(), cancellation, raw);
+  }
+
+  /**
+   * The sent secrets the tool declares in {@code needsSpec}: a caller that sends more (another tool's key)
+   * must not hand it to this handler. Dropped names are logged, never their values.
+   */
+  private Map<String, Object> declaredSecrets(PackCatalog.ServedTool served, Map<String, Object> sent) {
+    Map<String, Object> kept = new LinkedHashMap<>();
+    List<String> dropped = new ArrayList<>();
+    for (Map.Entry<String, Object> e : sent.entrySet()) {
+      if (served.secrets().contains(e.getKey())) kept.put(e.getKey(), e.getValue());
+      else dropped.add(e.getKey());
+    }
+    if (!dropped.isEmpty()) {
+      dropped.sort(null);
+      log.record("secrets-dropped", PackLog.Level.warn, "Tool \"" + served.id() + "\" was sent secrets its needsSpec doesn't declare, "
+          + "dropped: " + String.join(", ", dropped), Map.of("tool", served.id(), "names", dropped));
+    }
+    return kept;
   }
 
   @SuppressWarnings("unchecked")

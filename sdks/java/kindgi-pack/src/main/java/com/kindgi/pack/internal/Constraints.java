@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Jakarta (or javax) Validation constraints as JSON Schema keywords. Read reflectively by name, so the
- * validation API stays an optional dependency: a pack without it has no constraints to read.
+ * Jakarta (or javax) Validation constraints as JSON Schema keywords. Read by annotation name, so the older
+ * javax constraints count as the jakarta ones do.
  */
 final class Constraints {
   private Constraints() {}

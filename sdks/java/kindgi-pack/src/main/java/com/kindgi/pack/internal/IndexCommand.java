@@ -11,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code Main index}: exit 0 indexed, 1 indexing failed (or {@code --strict} with file errors), 2 bad arguments. */
+/**
+ * {@code Main index}: exit 0 indexed, 1 indexing failed (any file error included: nothing is written), 2 bad
+ * arguments. {@code --strict} is accepted for older scripts; every run is strict now.
+ */
 public final class IndexCommand {
   private IndexCommand() {}
 
@@ -19,12 +22,13 @@ public final class IndexCommand {
     Map<String, String> values = new LinkedHashMap<>();
     List<Path> classes = new ArrayList<>();
     boolean json = false;
-    boolean strict = false;
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
       switch (arg) {
         case "--json" -> json = true;
-        case "--strict" -> strict = true;
+        case "--strict" -> {
+          // Every run is strict: a file error writes nothing.
+        }
         case "--pack-dir", "--output", "--artifact-version", "--published-at", "--classes" -> {
           if (i + 1 >= args.size() || args.get(i + 1).isEmpty()) {
             err.print("kindgi-pack index: " + arg + " needs a value\n");
@@ -62,18 +66,24 @@ public final class IndexCommand {
       PackConfig config = PackConfig.load(packDir);
       String artifactVersion = values.getOrDefault("--artifact-version", Indexer.nextArtifactVersion(output, publishedAt));
       Indexer.Report report = Indexer.run(config, new Indexer.Options(packDir, output, roots, artifactVersion, publishedAt));
-      if (json) out.print(CanonicalJson.pretty(Json.tree(reportJson(report))));
       for (Indexer.Problem w : report.warnings()) err.print("kindgi-pack index: warning " + w.code() + ": " + w.message() + "\n");
       for (Indexer.Problem f : report.fileErrors()) err.print("kindgi-pack index: " + f.code() + ": " + f.message() + "\n");
+      if (!report.written()) {
+        // As kindgi-index reports it: one error, coded by the first failing file, listing every one.
+        List<Indexer.Problem> failed = new ArrayList<>(report.fileErrors());
+        failed.sort(java.util.Comparator.comparing(Indexer.Problem::file));
+        List<String> files = new ArrayList<>();
+        for (Indexer.Problem f : failed) files.add(f.file() + " (" + f.code() + ")");
+        String message = failed.size() + " file(s) could not be indexed, so no index was written: " + String.join(", ", files);
+        if (json) out.print(CanonicalJson.pretty(Json.tree(failureJson(failed, message))));
+        err.print("kindgi-pack index: " + failed.get(0).code() + ": " + message + "\n");
+        return 1;
+      }
+      if (json) out.print(CanonicalJson.pretty(Json.tree(reportJson(report))));
       if (!json) {
         Map<String, Integer> c = report.counts();
         out.print("Indexed " + c.get("tools") + " tools, " + c.get("guardrails") + " guardrails, " + c.get("agents") + " agents, "
             + c.get("flows") + " flows into " + report.outputPath() + "\n");
-      }
-      if (!report.fileErrors().isEmpty()) {
-        String left = report.fileErrors().size() + " file(s) left out of the index";
-        err.print("kindgi-pack index: " + left + (strict ? " (--strict)" : "") + "\n");
-        if (strict) return 1;
       }
       return 0;
     } catch (IndexerException e) {
@@ -109,7 +119,18 @@ public final class IndexCommand {
     out.put("outputPath", report.outputPath().toString());
     out.put("counts", report.counts());
     out.put("warnings", problems(report.warnings()));
-    out.put("fileErrors", problems(report.fileErrors()));
+    return out;
+  }
+
+  private static Map<String, Object> failureJson(List<Indexer.Problem> failed, String message) {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("code", failed.get(0).code());
+    error.put("message", message);
+    error.put("file", failed.get(0).file());
+    error.put("fileErrors", problems(failed));
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("ok", false);
+    out.put("error", error);
     return out;
   }
 

@@ -84,7 +84,9 @@ final class IndexEntries {
 
   static Map<String, Object> agent(Agent agent, String modulePath, String packVersion) throws EntryException {
     String label = "agent \"" + agent.id() + "\"";
-    if (agent.instructions() == null) throw new EntryException("manifest-validation-failed", label + ": `instructions` must be a string");
+    if (agent.instructions() == null) {
+      throw new EntryException("manifest-validation-failed", label + " has no instructions: give it .instructions(\"…\")");
+    }
     Map<String, Object> entry = new LinkedHashMap<>();
     entry.put("id", agent.id());
     entry.put("version", agent.version() == null ? packVersion : agent.version());

@@ -25,13 +25,16 @@ import java.util.stream.Stream;
 /**
  * Writes a Java pack's {@code index.json}: loads the compiled classes of its {@code tools},
  * {@code guardrails}, {@code agents} and {@code flows} packages, reads their {@code public static final}
- * primitives, and writes the canonical index. A class that can't be indexed is a file error and is left out.
+ * primitives, and writes the canonical index. A class that can't be indexed is a file error, and any file
+ * error writes nothing (as {@code kindgi-index} refuses a partial pack): an index that silently lacks a tool
+ * would deploy without it.
  */
 public final class Indexer {
   /** The four primitive kinds, named as the index's lists and the packages they live in. */
   public static final List<String> KINDS = List.of("tools", "guardrails", "agents", "flows");
   private static final DateTimeFormatter ISO_MILLIS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuuMMdd").withZone(ZoneOffset.UTC);
 
   /** What to index. */
   public record Options(Path packDir, Path output, List<Path> classRoots, String artifactVersion, Instant publishedAt) {}
@@ -39,8 +42,13 @@ public final class Indexer {
   /** A class left out of the index, or something to change that didn't stop it. */
   public record Problem(String code, String file, String message) {}
 
-  /** What a run wrote and found. */
-  public record Report(Path outputPath, Map<String, Integer> counts, List<Problem> warnings, List<Problem> fileErrors) {}
+  /** What a run wrote and found; with file errors, nothing was written. */
+  public record Report(Path outputPath, Map<String, Integer> counts, List<Problem> warnings, List<Problem> fileErrors) {
+    /** True when the index was written (no file errors). */
+    public boolean written() {
+      return fileErrors.isEmpty();
+    }
+  }
 
   private Indexer() {}
 
@@ -82,7 +90,7 @@ public final class Indexer {
         String file = modulePath(className);
         try {
           for (Found found : ClassScan.scan(loader, className, kindOf(className))) {
-            Map<String, Object> entry = entry(found, file, config.packVersion());
+            Map<String, Object> entry = entry(found, className, file, config.packVersion());
             String key = found.kind() + "\u0000" + entry.get("id");
             String earlier = firstFile.putIfAbsent(key, file);
             if (earlier != null) {
@@ -96,6 +104,7 @@ public final class Indexer {
                   + "\" does not start with the pack id \"" + config.packId() + ".\"; packs in a tenant share one space of check names, so name it \""
                   + config.packId() + ".checks.<name>\""));
             }
+            if (found.kind().equals("guardrails")) warnings.addAll(unsetConfigFields(entry, file));
           }
         } catch (ClassScan.ScanException e) {
           fileErrors.add(new Problem(e.code, file, file + ": " + e.getMessage()));
@@ -122,19 +131,46 @@ public final class Indexer {
     if (!config.envRequired().isEmpty() || !config.envOptional().isEmpty()) {
       index.put("env", Map.of("required", config.envRequired(), "optional", config.envOptional()));
     }
-    write(options.output(), CanonicalJson.canonical(Json.tree(index)));
+    if (fileErrors.isEmpty()) write(options.output(), CanonicalJson.canonical(Json.tree(index)));
     return new Report(options.output(), counts, warnings, fileErrors);
   }
 
   record Found(String kind, String field, Object value) {}
 
-  private static Map<String, Object> entry(Found found, String file, String packVersion) throws IndexEntries.EntryException {
-    return switch (found.kind()) {
-      case "tools" -> IndexEntries.tool((Tool<?, ?>) found.value(), file);
-      case "guardrails" -> IndexEntries.guardrail((Guardrail<?>) found.value(), file);
-      case "agents" -> IndexEntries.agent((Agent) found.value(), file, packVersion);
-      default -> IndexEntries.flow((Flow) found.value(), file, packVersion);
-    };
+  /** The entry of one primitive; a problem with it names the class and field that hold it. */
+  private static Map<String, Object> entry(Found found, String className, String file, String packVersion)
+      throws IndexEntries.EntryException {
+    try {
+      return switch (found.kind()) {
+        case "tools" -> IndexEntries.tool((Tool<?, ?>) found.value(), file);
+        case "guardrails" -> IndexEntries.guardrail((Guardrail<?>) found.value(), file);
+        case "agents" -> IndexEntries.agent((Agent) found.value(), file, packVersion);
+        default -> IndexEntries.flow((Flow) found.value(), file, packVersion);
+      };
+    } catch (IndexEntries.EntryException e) {
+      String where = className.substring(className.lastIndexOf('.') + 1) + "." + found.field();
+      throw new IndexEntries.EntryException(e.code, where + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Required config fields that neither a default nor the guardrail's {@code set("config")} values give: every
+   * evaluation would fail {@code input-validation-failed}, so the author hears of it at index time.
+   */
+  @SuppressWarnings("unchecked")
+  static List<Problem> unsetConfigFields(Map<String, Object> entry, String file) {
+    if (!(entry.get("configSchema") instanceof Map<?, ?> schema) || !(schema.get("required") instanceof List<?> required)) {
+      return List.of();
+    }
+    Map<String, Object> values = entry.get("config") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    List<Problem> out = new ArrayList<>();
+    for (Object name : required) {
+      if (values.containsKey(name)) continue;
+      out.add(new Problem("config-field-unset", file, file + ": guardrail \"" + entry.get("id") + "\" config field \"" + name
+          + "\" is required but has no default and no set(\"config\") value, so every evaluation fails input-validation-failed:"
+          + " give it @JsonProperty(defaultValue = …) or a value in set(\"config\", …)"));
+    }
+    return out;
   }
 
   private static URL[] urls(List<Path> roots) throws IOException {
@@ -179,7 +215,8 @@ public final class Indexer {
 
   /** {@code YYYYMMDD.N}: N one more than the existing index's when that is from the same UTC day, else 1. */
   public static String nextArtifactVersion(Path output, Instant now) {
-    String day = DateTimeFormatter.BASIC_ISO_DATE.withZone(ZoneOffset.UTC).format(now);
+    // Not BASIC_ISO_DATE: with a zone it appends the offset ("20261201Z").
+    String day = DAY.format(now);
     try {
       String previous = Json.parse(Files.readString(output)).path("artifactVersion").asText("");
       java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d{8})\\.(\\d+)$").matcher(previous);

@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PackCatalog {
   /** A tool the index lists, with its schemas as the index has them. */
-  public record ServedTool(String id, @Nullable String version, JsonNode input, JsonNode output, Tool<?, ?> tool) {}
+  /** A tool as served; {@code secrets} are the names its {@code needsSpec} declares, the only ones its handler gets. */
+  public record ServedTool(String id, @Nullable String version, JsonNode input, JsonNode output, Tool<?, ?> tool, Set<String> secrets) {}
 
   /** A check the index lists. */
   public record ServedCheck(String checkId, @Nullable JsonNode configSchema, Guardrail<?> guardrail) {}
@@ -77,6 +80,13 @@ public final class PackCatalog {
    * whose loading fails is "<id>: <message>". {@code moduleRoot}'s {@code target/classes}, when present,
    * is searched after the JVM's classpath.
    */
+  /** The secret names a tool entry's {@code needsSpec.secrets} declares. */
+  static Set<String> declaredSecrets(JsonNode entry) {
+    Set<String> names = new HashSet<>();
+    entry.path("needsSpec").path("secrets").fieldNames().forEachRemaining(names::add);
+    return Set.copyOf(names);
+  }
+
   public void resolve(Path moduleRoot) throws BootException {
     List<String> problems = new ArrayList<>();
     ClassLoader loader = loader(moduleRoot);
@@ -89,7 +99,8 @@ public final class PackCatalog {
           && (version == null || t.version() == null || version.equals(t.version())));
       if (found == null) continue;
       tools.computeIfAbsent(id, k -> new ArrayList<>())
-          .add(new ServedTool(id, version, entry.path("input"), entry.has("output") ? entry.get("output") : Json.tree(Map.of()), (Tool<?, ?>) found));
+          .add(new ServedTool(id, version, entry.path("input"), entry.has("output") ? entry.get("output") : Json.tree(Map.of()),
+              (Tool<?, ?>) found, declaredSecrets(entry)));
     }
     for (JsonNode entry : index.path("guardrails")) {
       String id = entry.path("id").asText();

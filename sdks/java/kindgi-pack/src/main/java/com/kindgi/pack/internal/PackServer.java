@@ -44,7 +44,7 @@ public final class PackServer {
 
     public State(PackCatalog catalog, String token, int maxConcurrency, boolean strictEnv, List<String> missingEnv, PackLog log) {
       this.catalog = catalog;
-      this.runner = new CallRunner(catalog);
+      this.runner = new CallRunner(catalog, log);
       this.token = token;
       this.maxConcurrency = maxConcurrency;
       this.strictEnv = strictEnv;

@@ -1,30 +1,42 @@
 package com.kindgi.pack.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The variables the env filter keeps without a declaration: the platform's and the runtimes'. */
+/**
+ * The variables the env filter keeps without a declaration: the platform's and the runtimes'. The table is
+ * {@code specs/platform-env.json}, the one the TypeScript service reads too, packaged into the jar at build.
+ */
 public final class PlatformEnv {
   /** Names kept as they are. */
-  public static final Set<String> NAMES = Set.of(
-      "PATH", "HOME", "HOSTNAME", "USER", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TMP", "TEMP", "PWD", "SHLVL", "_",
-      "__CF_USER_TEXT_ENCODING",
-      "NODE_ENV", "NODE_VERSION", "YARN_VERSION", "NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "JAVA_HOME", "JAVA_VERSION",
-      "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "VIRTUAL_ENV",
-      "PORT",
-      "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR",
-      "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
-      "K_SERVICE", "K_REVISION", "K_CONFIGURATION",
-      "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_EXECUTION_ENV", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-      "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_AUTHORIZATION_TOKEN", "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
-      "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN", "ECS_CONTAINER_METADATA_URI", "ECS_CONTAINER_METADATA_URI_V4",
-      "IDENTITY_ENDPOINT", "IDENTITY_HEADER", "MSI_ENDPOINT", "MSI_SECRET", "AZURE_CLIENT_ID", "AZURE_TENANT_ID",
-      "AZURE_FEDERATED_TOKEN_FILE", "AZURE_AUTHORITY_HOST");
+  public static final Set<String> NAMES;
   /** Name prefixes kept, in the published order. */
-  public static final List<String> PREFIXES = List.of("LC_", "PYTHON", "OTEL_", "CLOUD_RUN_", "CONTAINER_APP_");
+  public static final List<String> PREFIXES;
+
+  static {
+    try (InputStream in = PlatformEnv.class.getResourceAsStream("platform-env.json")) {
+      if (in == null) throw new IllegalStateException("platform-env.json is missing from the kindgi-pack jar");
+      JsonNode table = Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      NAMES = Set.copyOf(strings(table.path("names")));
+      PREFIXES = List.copyOf(strings(table.path("prefixes")));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read platform-env.json from the kindgi-pack jar", e);
+    }
+  }
+
+  private static List<String> strings(JsonNode list) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode item : list) out.add(item.asText());
+    return out;
+  }
 
   private PlatformEnv() {}
 

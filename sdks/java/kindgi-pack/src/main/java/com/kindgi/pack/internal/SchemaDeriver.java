@@ -1,12 +1,14 @@
 package com.kindgi.pack.internal;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.type.TypeFactory;
@@ -16,7 +18,6 @@ import java.lang.reflect.AnnotatedType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URI;
@@ -177,7 +178,7 @@ public final class SchemaDeriver {
       try {
         Map<String, Object> properties = new LinkedHashMap<>();
         List<String> required = new ArrayList<>();
-        for (Property p : properties(type)) {
+        for (Property p : properties(type, path)) {
           String childPath = path.isEmpty() ? p.name() : path + "." + p.name();
           boolean optional = p.type().getRawClass() == Optional.class || p.type().getRawClass() == OptionalInt.class
               || p.type().getRawClass() == OptionalLong.class || p.type().getRawClass() == OptionalDouble.class;
@@ -192,12 +193,19 @@ public final class SchemaDeriver {
           properties.put(p.name(), schema);
           if (!nullable && defaultText == null) required.add(p.name());
         }
+        // After the properties, so a property that can't be a schema is named before its owner's codec is built.
+        String custom = WireForm.customBinding(type);
+        if (custom != null) throw fail(path, type, custom);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("type", "object");
         out.put("properties", properties);
         if (!required.isEmpty()) out.put("required", required);
-        JsonIgnoreProperties ignore = raw.getAnnotation(JsonIgnoreProperties.class);
-        if (ignore == null || !ignore.ignoreUnknown()) out.put("additionalProperties", false);
+        // As binding reads it: a mix-in's @JsonIgnoreProperties counts too.
+        DeserializationConfig config = Json.mapper().getDeserializationConfig();
+        JsonIgnoreProperties.Value ignore = config.getDefaultPropertyIgnorals(raw, config.introspectClassAnnotations(type).getClassInfo());
+        boolean ignoreUnknown = (ignore != null && ignore.getIgnoreUnknown())
+            || !config.isEnabled(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        if (!ignoreUnknown) out.put("additionalProperties", false);
         return out;
       } finally {
         stack.pop();
@@ -237,45 +245,47 @@ public final class SchemaDeriver {
       return false;
     }
 
-    private List<Property> properties(JavaType type) {
-      Class<?> raw = type.getRawClass();
+    /**
+     * The type's properties as binding sees them: Jackson's introspection with the mapper's configuration, so
+     * mix-ins, naming strategies, {@code @JsonProperty} and {@code @JsonIgnore} (from the type or a module) count
+     * here exactly as they do when the service binds the input. Annotations come from every member of a
+     * property (field, accessor, setter, creator parameter), mix-ins included.
+     */
+    private List<Property> properties(JavaType type, String path) {
       List<Property> out = new ArrayList<>();
-      if (raw.isRecord()) {
-        for (RecordComponent c : raw.getRecordComponents()) {
-          List<Annotation> annotations = new ArrayList<>();
-          Field field = null;
-          try {
-            field = raw.getDeclaredField(c.getName());
-          } catch (NoSuchFieldException e) {
-            // Records always have the field; fall back to the accessor's annotations.
-          }
-          collect(annotations, field, c.getAccessor(), c);
-          if (has(annotations, JsonIgnore.class)) continue;
-          String name = c.getName();
-          for (Annotation a : annotations) {
-            if (a instanceof JsonProperty jp && !jp.value().isEmpty()) name = jp.value();
-          }
-          JavaType propertyType = TYPES.resolveMemberType(c.getGenericType(), type.getBindings());
-          out.add(new Property(name, propertyType, annotations, typeUseNullable(c.getAnnotatedType())));
-        }
-        return out;
-      }
       BeanDescription description = Json.mapper().getSerializationConfig().introspect(type);
       for (BeanPropertyDefinition definition : description.findProperties()) {
         if (!definition.couldSerialize()) continue;
-        List<Annotation> annotations = new ArrayList<>();
-        AnnotatedElement field = definition.getField() == null ? null : definition.getField().getAnnotated();
-        AnnotatedElement getter = definition.getGetter() == null ? null : definition.getGetter().getAnnotated();
-        AnnotatedElement setter = definition.getSetter() == null ? null : definition.getSetter().getAnnotated();
-        collect(annotations, field, getter, setter);
         AnnotatedMember primary = definition.getPrimaryMember();
+        String childPath = path.isEmpty() ? definition.getName() : path + "." + definition.getName();
+        for (AnnotatedMember member : members(definition)) {
+          if (WireForm.customCodec(member.getAnnotation(JsonSerialize.class), member.getAnnotation(JsonDeserialize.class))) {
+            throw fail(childPath, primary.getType(), "its @JsonSerialize/@JsonDeserialize codec decides its wire form, which "
+                + "can't be derived; give the tool a schema (input(Map.of(…)))");
+          }
+        }
+        List<Annotation> annotations = new ArrayList<>();
         boolean typeNullable = false;
-        if (field instanceof Field f) typeNullable = typeUseNullable(f.getAnnotatedType());
-        if (getter instanceof Method m) typeNullable |= typeUseNullable(m.getAnnotatedReturnType());
+        for (AnnotatedMember member : members(definition)) {
+          collect(annotations, member);
+          if (member.getAnnotated() instanceof Field f) typeNullable |= typeUseNullable(f.getAnnotatedType());
+          if (member.getAnnotated() instanceof Method m) typeNullable |= typeUseNullable(m.getAnnotatedReturnType());
+        }
         out.add(new Property(definition.getName(), primary.getType(), annotations, typeNullable));
       }
       return out;
     }
+
+    private static List<AnnotatedMember> members(BeanPropertyDefinition definition) {
+      List<AnnotatedMember> out = new ArrayList<>();
+      for (AnnotatedMember m : new AnnotatedMember[] {definition.getField(), definition.getGetter(), definition.getSetter(),
+          definition.getConstructorParameter()}) {
+        if (m != null) out.add(m);
+      }
+      return out;
+    }
+
+
 
     private static boolean typeUseNullable(AnnotatedType type) {
       for (Annotation a : type.getAnnotations()) {
@@ -284,20 +294,32 @@ public final class SchemaDeriver {
       return false;
     }
 
-    private static void collect(List<Annotation> out, @Nullable AnnotatedElement... elements) {
-      for (AnnotatedElement element : elements) {
-        if (element == null) continue;
-        for (Annotation a : element.getAnnotations()) {
-          boolean seen = false;
-          for (Annotation existing : out) seen |= existing.annotationType() == a.annotationType();
-          if (!seen) out.add(a);
+    /**
+     * Adds a member's annotations, each type once: in declaration order (so constraints apply in a stable order),
+     * each as Jackson resolves it (a mix-in's wins), then the ones only a mix-in adds, by name.
+     */
+    private static void collect(List<Annotation> out, AnnotatedMember member) {
+      List<Annotation> ordered = new ArrayList<>();
+      AnnotatedElement element = member.getAnnotated();
+      if (element != null) {
+        for (Annotation declared : element.getAnnotations()) {
+          Annotation resolved = member.getAnnotation(declared.annotationType());
+          ordered.add(resolved == null ? declared : resolved);
         }
       }
-    }
-
-    private static boolean has(List<Annotation> annotations, Class<? extends Annotation> type) {
-      for (Annotation a : annotations) if (a.annotationType() == type) return true;
-      return false;
+      List<Annotation> added = new ArrayList<>();
+      for (Annotation a : member.annotations()) {
+        boolean declared = false;
+        for (Annotation o : ordered) declared |= o.annotationType() == a.annotationType();
+        if (!declared) added.add(a);
+      }
+      added.sort(java.util.Comparator.comparing(a -> a.annotationType().getName()));
+      ordered.addAll(added);
+      for (Annotation a : ordered) {
+        boolean seen = false;
+        for (Annotation existing : out) seen |= existing.annotationType() == a.annotationType();
+        if (!seen) out.add(a);
+      }
     }
   }
 }

@@ -1,17 +1,23 @@
 package com.kindgi.pack.internal;
 
 import com.kindgi.pack.PackEnv;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 
 /**
- * {@code Main serve}: the pack service process. Reads its settings, boots (index, env, classes), listens,
- * and serves until SIGTERM, then drains for up to 8 s and exits 0. A bad setting or boot exits 1 with a
+ * {@code Main serve}: the pack service process. Reads its settings, boots (index, env, classes) in a child
+ * JVM with the filtered environment, listens, and serves until SIGTERM, then drains for up to 8 s and exits 0. A bad setting or boot exits 1 with a
  * {@code config-invalid} or {@code boot-failed} record.
  */
 public final class ServeCommand {
@@ -20,35 +26,83 @@ public final class ServeCommand {
 
   private ServeCommand() {}
 
-  /** Runs the service; returns only when it could not start (the exit code). */
+  /**
+   * Runs the service; returns only when it could not start (the exit code). This JVM is a launcher: it checks
+   * the settings and the index, then serves from a child JVM whose environment holds only what pack code may
+   * see ({@link ChildJvm}), and exits with the child's code.
+   */
   public static int run(List<String> args) {
-    Map<String, String> env = System.getenv();
+    boolean child = !args.isEmpty() && args.get(0).equals(ChildJvm.CHILD_FLAG);
+    Map<String, String> env = new HashMap<>(System.getenv());
+    List<String> rest = new ArrayList<>(child ? args.subList(1, args.size()) : args);
+    try {
+      if (child) env.putAll(ChildJvm.readSettings(System.in));
+      else readTokenFd(rest, env);
+    } catch (IOException e) {
+      return fail(PackLog.create(PackLog.Level.info, Map.of(), "json"), "config-invalid", List.of(e.getMessage()));
+    }
     ServiceConfig config;
     try {
-      config = ServiceConfig.read(args, env, Path.of("").toAbsolutePath());
+      config = ServiceConfig.read(rest, env, Path.of("").toAbsolutePath());
     } catch (ServiceConfig.Invalid e) {
       return fail(PackLog.create(PackLog.Level.info, Map.of(), "auto"), "config-invalid", e.problems);
     }
     PackLog log = PackLog.create(config.logLevel(), config.logLevels(), config.logFormat());
     PackCatalog catalog;
-    List<String> missing;
     try {
       catalog = PackCatalog.read(config.indexPath());
-      Set<String> declared = new HashSet<>(catalog.envRequired);
-      declared.addAll(catalog.envOptional);
-      // A JVM launcher that filtered the environment before exec names what it kept here.
-      for (String name : env.getOrDefault("KINDGI_PACK_ENV_DECLARED", "").split("[,\\s]+")) if (!name.isEmpty()) declared.add(name);
-      if (config.envFilter().equals("on")) {
-        List<String> dropped = PlatformEnv.undeclared(env, declared);
-        PackEnv.install(env, name -> declared.contains(name) || PlatformEnv.kept(name));
-        if (!dropped.isEmpty()) {
-          log.record("env-dropped", PackLog.Level.warn, "Dropped " + dropped.size() + " variables the pack doesn't declare: "
-              + String.join(", ", dropped) + " (declare them in the pack's env, or set KINDGI_PACK_ENV_FILTER=off)", Map.of("names", dropped));
-        }
-      } else {
-        PackEnv.install(env, null);
-      }
-      missing = PlatformEnv.missing(env, catalog.envRequired);
+    } catch (PackCatalog.BootException e) {
+      return fail(log, "boot-failed", e.problems);
+    }
+    Set<String> declared = new HashSet<>(catalog.envRequired);
+    declared.addAll(catalog.envOptional);
+    boolean filter = config.envFilter().equals("on");
+    if (!child) return launch(rest, env, filter ? declared : null, config, log);
+    PackEnv.install(env, filter ? name -> !name.startsWith("KINDGI_") && (declared.contains(name) || PlatformEnv.kept(name)) : null);
+    return serve(config, catalog, env, log);
+  }
+
+  /**
+   * {@code --token-fd <n>}: the token read from inherited file descriptor n (the supervisor's way, so it is
+   * never in any environment block); it wins over {@code KINDGI_PACK_SERVICE_TOKEN}.
+   */
+  private static void readTokenFd(List<String> args, Map<String, String> env) throws IOException {
+    int at = args.indexOf("--token-fd");
+    if (at < 0) return;
+    if (at + 1 >= args.size() || !args.get(at + 1).matches("^\\d{1,4}$")) {
+      throw new IOException("--token-fd needs a file descriptor number");
+    }
+    String fd = args.get(at + 1);
+    args.subList(at, at + 2).clear();
+    try (InputStream in = new FileInputStream("/dev/fd/" + fd)) {
+      // A token is short; more than 64 KiB is not one.
+      env.put("KINDGI_PACK_SERVICE_TOKEN", new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8).trim());
+    } catch (IOException e) {
+      throw new IOException("Cannot read the token from file descriptor " + fd + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The launcher: logs what the child's environment leaves out (names only), then runs the child. A null
+   * {@code declared} is the filter off: the child keeps every variable but the token.
+   */
+  private static int launch(List<String> args, Map<String, String> env, @Nullable Set<String> declared, ServiceConfig config,
+      PackLog log) {
+    List<String> dropped = declared == null ? List.of() : PlatformEnv.undeclared(env, declared);
+    if (!dropped.isEmpty()) {
+      log.record("env-dropped", PackLog.Level.warn, "Dropped " + dropped.size() + " variables the pack doesn't declare: "
+          + String.join(", ", dropped) + " (declare them in the pack's env, or set KINDGI_PACK_ENV_FILTER=off)", Map.of("names", dropped));
+    }
+    try {
+      return ChildJvm.run(args, ChildJvm.childEnv(env, declared), ChildJvm.settings(env, config.logFormat()));
+    } catch (IOException e) {
+      return fail(log, "boot-failed", List.of("Cannot start the pack's JVM: " + e.getMessage()));
+    }
+  }
+
+  private static int serve(ServiceConfig config, PackCatalog catalog, Map<String, String> env, PackLog log) {
+    List<String> missing = PlatformEnv.missing(env, catalog.envRequired);
+    try {
       catalog.resolve(config.moduleRoot());
     } catch (PackCatalog.BootException e) {
       return fail(log, "boot-failed", e.problems);
@@ -68,6 +122,8 @@ public final class ServeCommand {
     }
     CountDownLatch stop = new CountDownLatch(1);
     sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> stop.countDown());
+    // A child's launcher relays SIGTERM; if the launcher itself is killed, the child must not outlive it.
+    ChildJvm.watchLauncher(System.in, stop::countDown);
     log.lifecycle("listening", PackLog.Level.info, "Listening on port " + port,
         Map.of("port", port, "packId", catalog.packId, "artifactVersion", catalog.artifactVersion));
     try {

@@ -1,0 +1,116 @@
+import { type BlobError, type BlobStorageBinding, DEFAULT_MULTIPART_EXPIRY_MS } from '@kindgi/bindings';
+import { err, ok, type Result } from '@kindgi/protocol';
+import { type PostgresPool, sweepDue } from '@kindgi/store-postgres';
+import { createBackendClient, type S3BackendConfig, type S3Timeouts } from './client.js';
+import { storageError } from './context.js';
+import { ObjectStore } from './object-store.js';
+import { storageOperations } from './s3-storage.js';
+
+const MiB = 1024 * 1024;
+
+/** Where an S3 blob storage keeps bytes and metadata, and how it cleans up after crashes. */
+export interface S3BlobStorageOptions extends S3Timeouts {
+  /** The PostgreSQL pool holding the metadata; migrated (`migrate` of @kindgi/store-postgres) by the caller. */
+  pool: PostgresPool;
+  backend: S3BackendConfig;
+  /** Prepended to every object name in the bucket (default none), so one bucket can serve several uses. */
+  prefix?: string;
+  /** Bodies are sent in parts of this size (default 8 MiB, at least 5 MiB); one part is held in memory. */
+  partSize?: number;
+  /** How long a body being written is safe from the sweep (default 1 hour): longer than any upload takes. */
+  pendingGraceMs?: number;
+  /** How often the sweep (and upload expiry) runs (default every 60 s; 0: only when `sweep()` is called). */
+  sweepIntervalMs?: number;
+  /** Unfinished uploads (and completed ones' kept answers) older than this are expired (default 7 days). */
+  multipartExpiryMs?: number;
+}
+
+/** A `BlobStorageBinding` on an S3-compatible bucket with metadata in PostgreSQL. */
+export interface S3BlobStorage extends BlobStorageBinding {
+  readonly bucket: string;
+  /**
+   * Deletes backend objects no row references: bodies whose writer died (once their grace period ended)
+   * and objects replaced or deleted whose removal failed at the time. Safe on any number of servers at once.
+   */
+  sweep(): Promise<Result<number, BlobError>>;
+  /** Stops the periodic sweep (waiting for one in progress) and the S3 client; the pool stays the caller's. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens blob storage on a bucket: checks that the bucket answers with these credentials (a wrong bucket
+ * or key is an error naming the bucket, never the secret), then serves the binding. Never throws.
+ */
+export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<Result<S3BlobStorage, BlobError>> {
+  const partSize = options.partSize ?? 8 * MiB;
+  if (!Number.isSafeInteger(partSize) || partSize < 5 * MiB) {
+    return err({ code: 'blob-storage-error', message: `partSize must be at least 5 MiB, got ${partSize}` });
+  }
+  let client: ReturnType<typeof createBackendClient>;
+  try {
+    client = createBackendClient(options.backend, options);
+  } catch (cause) {
+    return storageError(cause);
+  }
+  const store = new ObjectStore(client, options.backend.bucket, partSize);
+  const reachable = await store.checkBucket();
+  if (reachable.kind === 'err') {
+    client.destroy();
+    return reachable;
+  }
+  const context = {
+    pool: options.pool,
+    store,
+    prefix: options.prefix ?? '',
+    pendingGraceMs: options.pendingGraceMs ?? 60 * 60 * 1000,
+  };
+  const sweepOnce = async (): Promise<Result<number, BlobError>> => {
+    try {
+      let total = 0;
+      for (;;) {
+        const removed = await sweepDue(context.pool, async (due) => {
+          const gone: string[] = [];
+          for (const object of due)
+            if (await store.remove(object.objectKey, object.backendUploadId)) gone.push(object.objectKey);
+          return gone;
+        });
+        total += removed;
+        if (removed === 0) return ok(total);
+      }
+    } catch (cause) {
+      return storageError(cause);
+    }
+  };
+  // Sweeps and expiries run one at a time; `close()` waits for the one in progress.
+  let running: Promise<unknown> = Promise.resolve();
+  const serial = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = running.then(step, step);
+    running = next.catch(() => undefined);
+    return next;
+  };
+  const sweep = () => serial(sweepOnce);
+  const binding = storageOperations(context);
+  const expiryMs = options.multipartExpiryMs ?? DEFAULT_MULTIPART_EXPIRY_MS;
+  // A periodic step expires old uploads first, so the parts it discards are swept in the same step.
+  const maintain = () =>
+    serial(async () => {
+      await binding.expireMultipartUploads(new Date(Date.now() - expiryMs));
+      return sweepOnce();
+    });
+  const interval = options.sweepIntervalMs ?? 60_000;
+  const timer = interval > 0 ? setInterval(() => void maintain(), interval) : undefined;
+  timer?.unref();
+  let closed = false;
+  return ok({
+    ...binding,
+    bucket: options.backend.bucket,
+    sweep,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer !== undefined) clearInterval(timer);
+      await running;
+      client.destroy();
+    },
+  });
+}

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { packBuildMain } from './pack-build-cli.js';
+
+// The process entry (`kindgi-pack-build`): exit codes 0 built, 1 failed, 2 bad arguments.
+process.exitCode = await packBuildMain(process.argv.slice(2));

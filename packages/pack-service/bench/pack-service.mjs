@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { benchSettings, ECHO_BENCH_WORKLOAD, runPackBenchmark, startRawEchoServer } from './driver.mjs';
+
+// `pnpm --filter @kindgi/pack-service bench` (after a build): the pack service's echo tool (input and output schemas) against a raw node:http JSON
+// echo server, each in its own process, driven by autocannon from this one.
+const { token: TOKEN, schema: message, body } = ECHO_BENCH_WORKLOAD;
+const { duration, connections, rounds: ROUNDS } = benchSettings();
+
+function writePack() {
+  const dir = mkdtempSync(join(tmpdir(), 'kindgi-pack-bench-'));
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(join(dir, 'tools', 'echo.mjs'), 'export default function echo(input) { return input; }\n');
+  const index = {
+    v: 1,
+    packId: 'bench',
+    packVersion: '1.0.0',
+    artifactVersion: '20260101.1',
+    publishedAt: '2026-01-01T00:00:00.000Z',
+    tools: [{ id: 'bench.echo', input: message, output: message, modulePath: 'tools/echo.mjs' }],
+    guardrails: [],
+    agents: [],
+    flows: [],
+  };
+  writeFileSync(join(dir, 'index.json'), JSON.stringify(index));
+  return dir;
+}
+
+/** Starts a child and resolves with its port, read from the first line `pick` accepts. */
+function startChild(args, env, stream, token) {
+  // The token goes on descriptor 3, as the supervisor passes it: with it in the environment the service
+  // would re-execute itself to keep it from pack code, and /proc/<pid>/stat would time the wrong process.
+  const stdio = token === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
+  const child = spawn(process.execPath, args, { env, stdio });
+  if (token !== undefined) child.stdio[3].end(token);
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child[stream] });
+    lines.on('line', (line) => {
+      try {
+        const record = JSON.parse(line);
+        if (typeof record.port === 'number') resolve({ child, port: record.port });
+      } catch {
+        // Not a JSON line: keep reading.
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
+  });
+}
+
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 10 ms). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Runs one target and adds the server's CPU time per request (independent of other load on the machine). */
+async function measure(options, pid) {
+  const before = cpuSeconds(pid);
+  const figures = await runPackBenchmark(options);
+  const cpuUs = ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, figures.totalRequests);
+  return { ...figures, cpuUs };
+}
+
+function row(round, name, f) {
+  return `| ${round} | ${name} | ${Math.round(f.requestsPerSecond)} | ${f.latencyP50Ms} | ${f.latencyP99Ms} | ${f.latencyMaxMs} | ${f.failures} | ${f.cpuUs.toFixed(1)} |`;
+}
+
+async function bench() {
+  const dir = writePack();
+  const self = fileURLToPath(import.meta.url);
+  const children = [];
+  try {
+    const raw = await startChild([self, '--raw-server'], { PATH: process.env.PATH }, 'stdout');
+    children.push(raw.child);
+    const pack = await startChild(
+      [
+        fileURLToPath(new URL('../dist/main.js', import.meta.url)),
+        '--index',
+        join(dir, 'index.json'),
+        '--host',
+        '127.0.0.1',
+        '--token-fd',
+        '3',
+      ],
+      {
+        PATH: process.env.PATH,
+        PORT: '0',
+        KINDGI_LOG_FORMAT: 'json',
+        KINDGI_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      },
+      'stderr',
+      TOKEN,
+    );
+    children.push(pack.child);
+    const rawUrl = `http://127.0.0.1:${raw.port}/`;
+    const packUrl = `http://127.0.0.1:${pack.port}/v1/invoke`;
+    // Warm both (JIT, validator compile, connection setup) before measuring.
+    await runPackBenchmark({ url: rawUrl, body, connections, durationSeconds: 2 });
+    await runPackBenchmark({ url: packUrl, token: TOKEN, body, connections, durationSeconds: 2 });
+    // The machine is shared: alternate the two targets over several rounds so a load swing hits both,
+    // and report the median round's ratio.
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const rawRun = await measure({ url: rawUrl, body, connections, durationSeconds: duration }, raw.child.pid);
+      const packRun = await measure(
+        { url: packUrl, token: TOKEN, body, connections, durationSeconds: duration },
+        pack.child.pid,
+      );
+      rounds.push({ raw: rawRun, pack: packRun, ratio: packRun.requestsPerSecond / rawRun.requestsPerSecond });
+    }
+    const rawMem = memory(raw.child.pid);
+    const packMem = memory(pack.child.pid);
+    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
+    console.log(
+      `Pack service benchmark, ${new Date().toISOString()}, ${connections} connections, ${ROUNDS} rounds of ${duration} s per target`,
+    );
+    console.log(
+      `Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')} at the end (autocannon runs in this process, each server in its own)`,
+    );
+    console.log('');
+    console.log('| round | target | req/s | p50 ms | p99 ms | max ms | failures | server CPU µs/req |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    rounds.forEach((r, i) => {
+      console.log(row(`${i + 1}`, 'raw node:http JSON echo', r.raw));
+      console.log(row(`${i + 1}`, 'pack service echo tool', r.pack));
+    });
+    console.log('');
+    console.log(
+      `RSS / peak RSS after the runs: raw ${rawMem.rssMb} / ${rawMem.peakRssMb} MB, pack service ${packMem.rssMb} / ${packMem.peakRssMb} MB`,
+    );
+    console.log(`throughput ratio (pack / raw) per round: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}`);
+    const cpu = (side) => rounds.reduce((sum, r) => sum + r[side].cpuUs, 0) / rounds.length;
+    console.log(
+      `server CPU per request (mean): raw ${cpu('raw').toFixed(1)} µs, pack ${cpu('pack').toFixed(1)} µs; CPU-bound capacity ratio ${(cpu('raw') / cpu('pack')).toFixed(2)}`,
+    );
+    console.log(
+      `median round: ratio ${median.ratio.toFixed(2)} (goal ≥ 0.75), pack p99 ${median.pack.latencyP99Ms} ms`,
+    );
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--raw-server')) {
+  const server = await startRawEchoServer();
+  console.log(JSON.stringify({ port: Number(new URL(server.url).port) }));
+  process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
+} else {
+  await bench();
+}

@@ -1,0 +1,108 @@
+// Writers of whole log lines to stderr that pack code sharing the stream can't corrupt.
+
+/** A line writer that holds lines briefly and writes them together; `flush` writes what it holds now. */
+export type BatchedLineWriter = ((line: string) => void) & { flush(): void };
+
+interface LineState {
+  writeLine: (line: string) => void;
+  batched: BatchedLineWriter;
+}
+
+const STATE = Symbol.for('kindgi.pack-service.line-state');
+type Hooked = NodeJS.WriteStream & { [STATE]?: LineState };
+
+// Past this many characters held, a batch is written at once instead of at the end of the loop turn.
+const MAX_HELD = 64 * 1024;
+
+// Every batched writer in the process, flushed synchronously on exit so no held record is lost.
+const flushers = new Set<() => void>();
+let exitHooked = false;
+
+function endsWithNewline(chunk: unknown): boolean | undefined {
+  if (typeof chunk === 'string') return chunk.length === 0 ? undefined : chunk.endsWith('\n');
+  if (chunk instanceof Uint8Array) return chunk.length === 0 ? undefined : chunk[chunk.length - 1] === 0x0a;
+  return undefined;
+}
+
+/**
+ * Hooks the stream once: every other write to it first writes the held lines (so the order of the stream
+ * is the order of the calls), and is watched for a partial last line, after which the next record starts
+ * on a fresh line. Both writers share that state.
+ */
+function lineState(stream: NodeJS.WriteStream): LineState {
+  const target = stream as Hooked;
+  const existing = target[STATE];
+  if (existing) return existing;
+  const original = target.write.bind(target) as (...args: unknown[]) => boolean;
+  // A reader that went away (EPIPE: the supervisor died) must not turn every record into an uncaught
+  // exception, each logged again to the same broken stream: the stdin watch drains and exits instead.
+  target.on('error', () => {});
+  let atLineStart = true;
+  let held = '';
+  let scheduled = false;
+
+  const flush = (): void => {
+    if (held === '') return;
+    const text = held;
+    held = '';
+    original(text);
+  };
+  const lineOf = (line: string): string => {
+    const text = atLineStart ? `${line}\n` : `\n${line}\n`;
+    atLineStart = true;
+    return text;
+  };
+  target.write = ((chunk: unknown, ...rest: unknown[]) => {
+    flush();
+    const ended = endsWithNewline(chunk);
+    if (ended !== undefined) atLineStart = ended;
+    return original(chunk, ...rest);
+  }) as typeof target.write;
+
+  const onTurnEnd = (): void => {
+    scheduled = false;
+    flush();
+  };
+  const batched = ((line: string): void => {
+    held += lineOf(line);
+    if (held.length >= MAX_HELD) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(onTurnEnd);
+    }
+  }) as BatchedLineWriter;
+  batched.flush = flush;
+  const writeLine = (line: string): void => {
+    flush();
+    original(lineOf(line));
+  };
+
+  flushers.add(flush);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const pending of flushers) pending();
+    });
+  }
+  const state = { writeLine, batched };
+  target[STATE] = state;
+  return state;
+}
+
+/**
+ * A line writer for stderr that pack code can't corrupt: it watches every other write to the stream, and
+ * when pack code left a partial line it starts the record on a fresh line. Each record is one `write`,
+ * and stderr writes to a pipe or file are synchronous, so nothing lands inside a record.
+ */
+export function stderrLineWriter(stream: NodeJS.WriteStream = process.stderr): (line: string) => void {
+  return lineState(stream).writeLine;
+}
+
+/**
+ * Like `stderrLineWriter`, but the lines of one event-loop turn go out together in one `write` at its end
+ * (a write per record costs more than building it). Each line stays whole; any other write to the stream,
+ * process exit and `flush()` write the held lines first, so nothing is reordered or lost.
+ */
+export function stderrBatchedLineWriter(stream: NodeJS.WriteStream = process.stderr): BatchedLineWriter {
+  return lineState(stream).batched;
+}

@@ -1,0 +1,57 @@
+import packageJson from '../../package.json' with { type: 'json' };
+import { isFlag } from './config.js';
+
+/** What the command line asks for before any setting is read. */
+export type CommandLine =
+  | { kind: 'serve' }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  /** An unknown flag: exit 2 with the usage. */
+  | { kind: 'usage-error'; message: string };
+
+/** The usage text `--help` prints (stdout) and an unknown flag prints after its error (stderr). */
+export const USAGE = `Usage: pack-service [--index <path>] [--module-root <dir>] [--bundle-map <path>] [--host <address>] [--token-fd <n>]
+
+Serves a pack's tools and guardrail checks over pack protocol v2 (HTTP).
+
+Options (relative paths resolve against the working directory):
+  --index <path>        the pack's index.json (else KINDGI_PACK_INDEX, else /app/index.json)
+  --module-root <dir>   where the index's module paths resolve (default: the index's directory)
+  --bundle-map <path>   a build's map of the index's source paths to their bundles
+  --host <address>      listen on one address (default: every interface)
+  --token-fd <n>        read the pack token from inherited file descriptor n (n >= 3) instead of
+                        KINDGI_PACK_SERVICE_TOKEN
+  -h, --help            print this help and exit
+  --version             print the version and exit
+
+Environment:
+  KINDGI_PACK_SERVICE_TOKEN              the token callers send as kindgi-pack-token (unless --token-fd)
+  PORT                                   listen port (default 8080; 0 = any free port)
+  KINDGI_PACK_SERVICE_MAX_CONCURRENCY    calls in flight before 503 overloaded (default 32)
+  KINDGI_PACK_SERVICE_MAX_OUTPUT_BYTES   largest reply; bigger results answer output-too-large (default 10485760)
+  KINDGI_PACK_ENV_CHECK                  strict (default) or warn: a missing required env name
+  KINDGI_PACK_ENV_FILTER                 on (default): pack code sees only declared and platform variables
+  KINDGI_LOG_LEVEL, KINDGI_LOG_LEVELS, KINDGI_LOG_FORMAT   logging (JSON lines on stderr)
+
+Exit codes: 0 after a SIGTERM drain, 1 when it cannot start, 2 for a bad command line,
+70 when an exception went uncaught through the service's own code.
+`;
+
+/** The package version `--version` prints. */
+export const PACK_SERVICE_VERSION: string = packageJson.version;
+
+/** Reads the flags that decide what to do; the settings themselves are `readPackServiceConfig`'s. */
+export function readCommandLine(argv: readonly string[]): CommandLine {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--version') return { kind: 'version' };
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (isFlag(name)) {
+      if (name === arg && i + 1 < argv.length && !isFlag(argv[i + 1] as string)) i++;
+      continue;
+    }
+    return { kind: 'usage-error', message: `Unknown argument ${JSON.stringify(arg)}` };
+  }
+  return { kind: 'serve' };
+}

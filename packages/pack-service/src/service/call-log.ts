@@ -1,0 +1,124 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { PACK_HEADERS, type PackRequest } from '@kindgi/protocol';
+import type { LogFields, PackLog } from '../log/log.js';
+import type { ToolLogger } from './runners.js';
+import type { CallTrace } from './trace.js';
+
+/** A bare event for the legacy `logger` function (`{kind:'call', …}`). */
+export type LegacyLogger = (event: Record<string, unknown>) => void;
+
+/** What the call records need from the service. */
+export interface CallLogDeps {
+  log: PackLog;
+  legacy: LegacyLogger | undefined;
+  packId: string;
+  artifactVersion: string;
+}
+
+/** Whether a call ran a tool or a check. */
+export type Target = 'tool' | 'check';
+
+/** The log fields naming a call's subject: `toolId` or `checkId`. */
+export type Subject = { toolId: string } | { checkId: string };
+
+const CALL_ID_FIELDS = ['tenantId', 'projectId', 'orgId', 'runId', 'requestId'] as const;
+
+/** Where a call's ids come from: an invoke's wire ctx, or a check's `kindgi-run-id` / `kindgi-request-id`. */
+export type CallIds = Readonly<Record<string, unknown>>;
+
+/** The ids of a call: an invoke's ctx as parsed; a check-invoke has no ctx, so its transport headers. */
+export function callIdsOf(request: PackRequest, headers: IncomingHttpHeaders): CallIds {
+  if (request.kind === 'invoke') return request.ctx;
+  return { runId: headers[PACK_HEADERS.runId], requestId: headers[PACK_HEADERS.requestId] };
+}
+
+/** Adds the caller's ids (`tenantId`, `runId`, …) that are non-empty strings to `fields`. */
+function addCallIds(fields: LogFields, ids: CallIds): LogFields {
+  for (const name of CALL_ID_FIELDS) {
+    const value = ids[name];
+    if (typeof value === 'string' && value !== '') fields[name] = value;
+  }
+  return fields;
+}
+
+/**
+ * `ctx.log` for one call. Its child logger (with the call's ids) is built on first use: most handlers
+ * never log, and every call would pay for it otherwise. One object per call, no closures.
+ */
+export class LazyToolLog implements ToolLogger {
+  #child: PackLog | undefined;
+  readonly #log: PackLog;
+  readonly #ids: CallIds;
+  readonly #toolId: string;
+  readonly #trace: CallTrace;
+
+  constructor(log: PackLog, ids: CallIds, toolId: string, trace: CallTrace) {
+    this.#log = log;
+    this.#ids = ids;
+    this.#toolId = toolId;
+    this.#trace = trace;
+  }
+
+  #get(): PackLog {
+    this.#child ??= this.#log.child(
+      'pack.tool',
+      Object.assign(addCallIds({}, this.#ids), {
+        toolId: this.#toolId,
+        traceId: this.#trace.traceId,
+        spanId: this.#trace.spanId,
+      }),
+    );
+    return this.#child;
+  }
+
+  debug(message: string, fields?: LogFields): void {
+    this.#get().debug(message, fields);
+  }
+  info(message: string, fields?: LogFields): void {
+    this.#get().info(message, fields);
+  }
+  warn(message: string, fields?: LogFields): void {
+    this.#get().warn(message, fields);
+  }
+  error(message: string, fields?: LogFields): void {
+    this.#get().error(message, fields);
+  }
+}
+
+/** The `call` record (and the legacy `call` event) of a call that found its tool or check. */
+export function logCall(
+  deps: CallLogDeps,
+  target: Target,
+  id: string,
+  ids: CallIds,
+  trace: CallTrace,
+  outcome: string,
+  ms: number,
+): void {
+  deps.legacy?.({ kind: 'call', target, id, durationMs: ms, outcome });
+  const level = outcome === 'ok' ? 'info' : 'warn';
+  if (!deps.log.enabled(level)) return;
+  // Built field by field in the published order: id, outcome, durationMs, target, subject, caller ids…
+  const fields: LogFields = { id, outcome, durationMs: ms, target };
+  if (target === 'tool') fields.toolId = id;
+  else fields.checkId = id;
+  addCallIds(fields, ids);
+  fields.traceId = trace.traceId;
+  fields.spanId = trace.spanId;
+  fields.packId = deps.packId;
+  fields.artifactVersion = deps.artifactVersion;
+  deps.log.record('call', level, `${target} ${id} ${outcome} ${ms}ms`, fields);
+}
+
+/** `handler-finished-late`: a run that settled after its call was answered (deadline) or dropped. */
+export function logLate(deps: CallLogDeps, target: Target, id: string, subject: Subject, afterMs: number): void {
+  deps.legacy?.({ kind: 'handler-finished-late', target, id, afterMs });
+  deps.log.record('handler-finished-late', 'warn', `${target} ${id} finished ${afterMs}ms after its call ended`, {
+    target,
+    id,
+    ...subject,
+    afterMs,
+    packId: deps.packId,
+    artifactVersion: deps.artifactVersion,
+  });
+}

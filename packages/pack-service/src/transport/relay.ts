@@ -1,0 +1,165 @@
+import { DEFAULT_CALL_TIMEOUT_MS, err, ok, PACK_HEADERS, type Result } from '@kindgi/protocol';
+import { type Dispatcher, request } from 'undici';
+
+/** Where a relayed call goes: a pack service's base URL, its token, and the connection pool to use. */
+export interface RelayTarget {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  token: string;
+  /** The connection pool; undici's global dispatcher when absent. */
+  dispatcher?: Dispatcher;
+}
+
+/** One call to forward. `POST /v1/invoke` when `body` is given, else `GET /v1/info`. */
+export interface RelayCall {
+  route?: '/v1/invoke' | '/v1/info';
+  body?: string | Uint8Array;
+  /** Sent as `content-type`: `application/json` when undefined, none when null (the service answers 415). */
+  contentType?: string | null;
+  /** Sent as `kindgi-timeout-ms`. */
+  deadlineMs?: number;
+  /** Sent as `kindgi-run-id`: a check's call record takes its run id from it. */
+  runId?: string;
+  /** Sent as `kindgi-request-id`: a check's call record takes its request id from it. */
+  requestId?: string;
+  traceparent?: string;
+  /** Aborting it abandons the call: the connection closes, so the service answers the handler `cancelled`. */
+  signal?: AbortSignal;
+  /** Stop reading a reply body past this many bytes (`reply-too-large`). Default: no limit. */
+  maxReplyBytes?: number;
+}
+
+/** The service's reply as it came: status, the headers a caller may rely on, and the raw body. */
+export interface RelayResponse {
+  status: number;
+  /** `content-type`, `retry-after` and every `kindgi-*` header, lowercase. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Why no reply came back. `not-delivered`: the request never reached the service (connection refused),
+ * so the call did not run. `no-reply`: it was sent but the connection died before an answer (it may have
+ * run). `aborted`: the caller's signal fired first. `reply-too-large`: the reply passed `maxReplyBytes`
+ * and was cut off there (the call did run).
+ */
+export type RelayErrorCode = 'not-delivered' | 'no-reply' | 'aborted' | 'reply-too-large';
+
+export interface RelayError {
+  code: RelayErrorCode;
+  message: string;
+}
+
+/** How a supervisor front's 502 for a reply past its `maxReplyBytes` starts (the client maps it to `pack-reply-too-large`). */
+export const REPLY_TOO_LARGE = 'Reply too large';
+
+/** How much longer than the call's deadline the transport waits before giving up on a silent service. */
+const TRANSPORT_GRACE_MS = 30_000;
+
+// UND_ERR_CLOSED: the pool was closed (its child replaced) before the request was dispatched.
+const NOT_DELIVERED = new Set([
+  'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ENOENT',
+  'EADDRNOTAVAIL',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+function relayedHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (lower === 'content-type' || lower === 'retry-after' || lower.startsWith('kindgi-')) {
+      out[lower] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+  return out;
+}
+
+function errorCode(thrown: unknown): string | undefined {
+  let current: unknown = thrown;
+  // undici wraps socket errors; the errno code may sit one or two `cause`s down.
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_DELIVERED.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describe(thrown: unknown): string {
+  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+}
+
+/**
+ * Reads a reply body whole, or gives up (`undefined`) as soon as it is known to pass `limit`: from its
+ * `content-length` before reading anything, else while reading. Destroying the body closes that
+ * connection, so the rest is never buffered.
+ */
+async function readReply(
+  body: Dispatcher.ResponseData['body'],
+  length: string | string[] | undefined,
+  limit: number | undefined,
+): Promise<Buffer | undefined> {
+  if (limit === undefined) return Buffer.from(await body.arrayBuffer());
+  // undici reports a destroyed body as an `error` event: expected here, so it must not go unhandled.
+  const cutOff = (): undefined => {
+    body.on('error', () => {});
+    body.destroy();
+    return undefined;
+  };
+  if (typeof length === 'string' && Number(length) > limit) return cutOff();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return cutOff();
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+}
+
+/**
+ * Forwards one call to a pack service and returns its reply untouched (any status), or why none came.
+ * Never throws. Shared by the supervisor's front and the protocol client.
+ */
+export async function relay(target: RelayTarget, call: RelayCall): Promise<Result<RelayResponse, RelayError>> {
+  const route = call.route ?? (call.body === undefined ? '/v1/info' : '/v1/invoke');
+  const headers: Record<string, string> = { [PACK_HEADERS.token]: target.token };
+  const contentType = call.contentType === undefined ? 'application/json' : call.contentType;
+  if (route === '/v1/invoke' && contentType !== null) headers['content-type'] = contentType;
+  if (call.deadlineMs !== undefined) headers[PACK_HEADERS.timeoutMs] = String(call.deadlineMs);
+  if (call.runId) headers[PACK_HEADERS.runId] = call.runId;
+  if (call.requestId) headers[PACK_HEADERS.requestId] = call.requestId;
+  if (call.traceparent) headers[PACK_HEADERS.traceparent] = call.traceparent;
+  if (call.signal?.aborted) return err({ code: 'aborted', message: 'The call was cancelled before it was sent' });
+
+  const deadline = call.deadlineMs !== undefined && call.deadlineMs > 0 ? call.deadlineMs : DEFAULT_CALL_TIMEOUT_MS;
+  const patience = deadline + TRANSPORT_GRACE_MS;
+  try {
+    const reply = await request(new URL(route, target.url), {
+      method: route === '/v1/invoke' ? 'POST' : 'GET',
+      headers,
+      body: route === '/v1/invoke' ? (call.body ?? '') : null,
+      signal: call.signal,
+      dispatcher: target.dispatcher,
+      headersTimeout: patience,
+      bodyTimeout: patience,
+    });
+    const body = await readReply(reply.body, reply.headers['content-length'], call.maxReplyBytes);
+    if (body === undefined) {
+      return err({ code: 'reply-too-large', message: `The reply passed the limit of ${call.maxReplyBytes} bytes` });
+    }
+    return ok({ status: reply.statusCode, headers: relayedHeaders(reply.headers), body });
+  } catch (thrown) {
+    if (call.signal?.aborted) return err({ code: 'aborted', message: 'The call was cancelled before a reply arrived' });
+    const code = errorCode(thrown);
+    if (code !== undefined) {
+      return err({ code: 'not-delivered', message: `The pack service refused the connection (${code})` });
+    }
+    return err({ code: 'no-reply', message: `The pack service gave no reply: ${describe(thrown)}` });
+  }
+}

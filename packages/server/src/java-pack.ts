@@ -1,0 +1,217 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants, cpSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
+import { err, ok, type PackIndex, type Result } from '@kindgi/protocol';
+
+/** Why a Java pack could not be built or indexed: one line, and each problem with its file. */
+export interface JavaBuildFailure {
+  message: string;
+  problems: { code: string; file?: string; message: string }[];
+}
+
+/**
+ * A Java pack (`kindgi.config.json` says `"language": "java"`) as the server runs it: compiled with Maven
+ * (`./mvnw` when the pack has the wrapper), its classes copied to a snapshot of their own so a later
+ * compile never changes the classes a running JVM still loads, indexed with `Main index`, and served
+ * with `Main serve` from that snapshot.
+ */
+export interface JavaPackBuild {
+  /** Compiles, snapshots and indexes into `indexPath` (nothing written there on a failure). */
+  build(indexPath: string): Promise<Result<PackIndex, JavaBuildFailure>>;
+  /** The service command for the build being started, else the one serving. */
+  command(): readonly string[];
+  /** After the supervisor's start of the last build: it serves (`true`) or the old one keeps serving. */
+  started(serving: boolean): void;
+  /** Files the build itself writes (Maven's `target/`), which must not trigger a rebuild. */
+  ignores(changed: string | null): boolean;
+  /** Removes the snapshots. */
+  close(): void;
+}
+
+const MAX_TOOL_OUTPUT = 16 * 1024 * 1024;
+// `[ERROR] /abs/src/main/java/acme/tools/Greet.java:[12,5] ';' expected` (maven-compiler-plugin's form).
+const COMPILER_ERROR = /^\[ERROR\] (.+\.java):\[(\d+),(\d+)\] (.*)$/;
+
+/** True when the pack's `kindgi.config.json` names Java as its language. */
+export function isJavaPack(dir: string): boolean {
+  try {
+    const config = JSON.parse(readFileSync(join(dir, 'kindgi.config.json'), 'utf8')) as { language?: unknown };
+    return config.language === 'java';
+  } catch {
+    return false;
+  }
+}
+
+interface ToolRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runTool(program: string, args: string[], cwd: string): Promise<ToolRun> {
+  return new Promise((resolve) => {
+    execFile(program, args, { cwd, maxBuffer: MAX_TOOL_OUTPUT, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0;
+      resolve({ code, stdout, stderr: stderr || (error && code === 127 ? error.message : '') });
+    });
+  });
+}
+
+function maven(dir: string): string {
+  try {
+    accessSync(join(dir, 'mvnw'), constants.X_OK);
+    return join(dir, 'mvnw');
+  } catch {
+    return 'mvn';
+  }
+}
+
+/** Compiler errors as `file:line:col: message`, the file relative to the pack. */
+export function compileProblems(dir: string, output: string): JavaBuildFailure['problems'] {
+  const problems: JavaBuildFailure['problems'] = [];
+  for (const line of output.split('\n')) {
+    const match = COMPILER_ERROR.exec(line.trim());
+    if (!match) continue;
+    const [, path = '', row, column, text] = match;
+    const file = isAbsolute(path) ? relative(dir, path) : path;
+    const message = `${file}:${row}:${column}: ${text}`;
+    // Maven prints each error twice: as javac reports it, and again in the failed goal's summary.
+    if (!problems.some((p) => p.message === message)) problems.push({ code: 'compile-failed', file, message });
+  }
+  return problems;
+}
+
+function indexFailure(run: ToolRun): JavaBuildFailure {
+  try {
+    // `Main index --json` reports a failure as kindgi-index does: one error, every failing file in it.
+    const report = JSON.parse(run.stdout) as {
+      error?: { code: string; message: string; file?: string; fileErrors?: JavaBuildFailure['problems'] };
+    };
+    if (report.error) {
+      const { code, message, file, fileErrors } = report.error;
+      const problems = fileErrors ?? [{ code, message, ...(file === undefined ? {} : { file }) }];
+      const detail = fileErrors ? fileErrors.map((p) => `${p.code}: ${p.message}`).join('; ') : message;
+      return { message: `${code}: ${detail}`, problems };
+    }
+  } catch {
+    // Not the JSON report (the JVM failed before it): the stderr says why.
+  }
+  const message = `index-failed: ${run.stderr.trim() || `Main index exited ${run.code}`}`;
+  return { message, problems: [{ code: 'index-failed', message }] };
+}
+
+interface Snapshot {
+  dir: string;
+  classpath: string;
+}
+
+/** The build of one Java pack under the server; snapshots go under `workDir/java`. */
+export function createJavaPackBuild(options: { dir: string; workDir: string }): JavaPackBuild {
+  const { dir } = options;
+  const root = join(options.workDir, 'java');
+  const classpathFile = join(root, 'classpath.txt');
+  let builds = 0;
+  // A snapshot is `root/build-N`: its `classes` lead its classpath.
+  let pending: Snapshot | undefined;
+  let serving: Snapshot | undefined;
+  let previous: Snapshot | undefined;
+  const drop = (snapshot: Snapshot | undefined) => {
+    if (snapshot) rmSync(snapshot.dir, { recursive: true, force: true });
+  };
+
+  return {
+    async build(indexPath) {
+      await mkdir(root, { recursive: true });
+      const compile = await runTool(
+        maven(dir),
+        [
+          '-B',
+          '-q',
+          'compile',
+          'dependency:build-classpath',
+          `-Dmdep.outputFile=${classpathFile}`,
+          '-Dmdep.includeScope=runtime',
+        ],
+        dir,
+      );
+      if (compile.code !== 0) {
+        const output = `${compile.stdout}\n${compile.stderr}`;
+        const problems = compileProblems(dir, output);
+        const detail =
+          problems.length > 0
+            ? problems.map((p) => p.message).join('; ')
+            : output.trim().split('\n').slice(-5).join(' ');
+        return err({
+          message: `compile-failed: ${detail}`,
+          problems: problems.length > 0 ? problems : [{ code: 'compile-failed', message: detail }],
+        });
+      }
+      builds += 1;
+      const snapshot: Snapshot = { dir: join(root, `build-${builds}`), classpath: '' };
+      const classes = join(snapshot.dir, 'classes');
+      try {
+        cpSync(join(dir, 'target', 'classes'), classes, { recursive: true });
+        snapshot.classpath = [classes, readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
+      } catch (cause) {
+        drop(snapshot);
+        const message = `the build left no classes or classpath: ${cause instanceof Error ? cause.message : String(cause)}`;
+        return err({ message: `compile-failed: ${message}`, problems: [{ code: 'compile-failed', message }] });
+      }
+      const classpath = snapshot.classpath;
+      const index = await runTool(
+        'java',
+        [
+          '-cp',
+          classpath,
+          'com.kindgi.pack.Main',
+          'index',
+          '--pack-dir',
+          dir,
+          '--classes',
+          classes,
+          '--output',
+          indexPath,
+          '--json',
+        ],
+        dir,
+      );
+      if (index.code !== 0) {
+        drop(snapshot);
+        return err(indexFailure(index));
+      }
+      try {
+        const parsed = JSON.parse(readFileSync(indexPath, 'utf8')) as PackIndex;
+        drop(pending);
+        pending = snapshot;
+        return ok(parsed);
+      } catch (cause) {
+        drop(snapshot);
+        const message = `cannot read ${indexPath}: ${cause instanceof Error ? cause.message : String(cause)}`;
+        return err({ message, problems: [{ code: 'output-write-failed', file: indexPath, message }] });
+      }
+    },
+    command() {
+      const snapshot = pending ?? serving;
+      if (!snapshot) throw new Error('The Java pack was not built');
+      return ['java', '-cp', snapshot.classpath, 'com.kindgi.pack.Main', 'serve'];
+    },
+    started(nowServing) {
+      if (!pending) return;
+      if (nowServing) {
+        // The replaced JVM drains on its own snapshot (kept as `previous`); the one before it is gone.
+        drop(previous);
+        previous = serving;
+        serving = pending;
+      } else drop(pending);
+      pending = undefined;
+    },
+    ignores(changed) {
+      if (!changed) return false;
+      return relative(dir, join(dir, changed)).split(sep)[0] === 'target';
+    },
+    close() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type PackServiceClient, readPackIndexFile } from '@kindgi/pack-service';
+import {
+  err,
+  INDEX_ENVELOPE_VERSION,
+  ok,
+  PACK_HEADERS,
+  type PackIndex,
+  type PackInfo,
+  type Result,
+} from '@kindgi/protocol';
+
+/** The largest index a remote pack service may send (an index is schemas, not data). */
+export const MAX_REMOTE_INDEX_BYTES = 16 * 1024 * 1024;
+
+/** Where a remote pack service is and how to authenticate to it. */
+export interface RemoteTarget {
+  url: string;
+  token: string;
+}
+
+async function readBounded(response: Response, limit: number): Promise<Result<string, string>> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) return err(`the index is ${declared} bytes, over the ${limit} byte limit`);
+  const reader = response.body?.getReader();
+  if (!reader) return ok('');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return err(`the index is over the ${limit} byte limit`);
+    }
+    chunks.push(value);
+  }
+  return ok(Buffer.concat(chunks).toString('utf8'));
+}
+
+/**
+ * A service without `GET /v1/index` (an older pack service) still has its tools served: their schemas accept
+ * anything here and the service validates every call itself. Guardrails need their definitions, so none.
+ */
+function indexFromInfo(info: PackInfo): PackIndex {
+  return {
+    v: INDEX_ENVELOPE_VERSION,
+    packId: info.packId,
+    packVersion: info.packVersion,
+    artifactVersion: info.artifactVersion,
+    publishedAt: new Date(0).toISOString(),
+    tools: info.tools.map((tool) => ({ ...tool, input: {}, output: {}, modulePath: '(remote)' })),
+    guardrails: [],
+    agents: [],
+    flows: [],
+  };
+}
+
+/**
+ * Fetches `GET /v1/index` (the index the service serves, byte for byte) and checks it the way a pack service
+ * does, through a file in `workDir` that also keeps the last good copy. `info` names the version expected.
+ */
+export async function fetchRemoteIndex(
+  target: RemoteTarget,
+  info: PackInfo,
+  workDir: string,
+  signal: AbortSignal,
+): Promise<Result<{ index: PackIndex; complete: boolean }, string>> {
+  let response: Response;
+  try {
+    response = await fetch(new URL('/v1/index', target.url), {
+      headers: { [PACK_HEADERS.token]: target.token },
+      signal,
+    });
+  } catch (cause) {
+    return err(`GET /v1/index failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  if (response.status === 404) {
+    await response.body?.cancel();
+    return ok({ index: indexFromInfo(info), complete: false });
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return err(`GET /v1/index answered HTTP ${response.status}`);
+  }
+  const text = await readBounded(response, MAX_REMOTE_INDEX_BYTES).catch((cause: unknown) =>
+    err(`GET /v1/index broke off: ${cause instanceof Error ? cause.message : String(cause)}`),
+  );
+  if (text.kind === 'err') return text;
+  const path = join(workDir, 'index.json');
+  try {
+    await writeFile(`${path}.partial`, text.value);
+    await rename(`${path}.partial`, path);
+  } catch (cause) {
+    return err(`cannot keep the index in ${workDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+  const read = await readPackIndexFile(path);
+  if (read.kind === 'err') return err(read.error.join('; '));
+  const index = read.value;
+  if (index.packId !== info.packId) {
+    return err(`/v1/index is pack ${index.packId} but /v1/info says ${info.packId}`);
+  }
+  return ok({ index, complete: true });
+}
+
+/** `/v1/info`, then the index when its `artifactVersion` differs from `known`'s (or nothing is known yet). */
+export async function refreshRemoteIndex(
+  target: RemoteTarget,
+  client: PackServiceClient,
+  known: PackIndex | undefined,
+  workDir: string,
+  signal: AbortSignal,
+): Promise<Result<{ index: PackIndex; changed: boolean; complete: boolean }, string>> {
+  const info = await client.info({ signal });
+  if (info.kind === 'err') return err(`GET /v1/info: ${info.error.message}`);
+  if (known && known.artifactVersion === info.value.artifactVersion && known.packId === info.value.packId) {
+    return ok({ index: known, changed: false, complete: true });
+  }
+  const fetched = await fetchRemoteIndex(target, info.value, workDir, signal);
+  return fetched.kind === 'ok' ? ok({ ...fetched.value, changed: true }) : fetched;
+}
+
+/** True when the service answers `GET /readyz` with 200 before `signal` fires. */
+export async function remoteIsReady(url: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/readyz', url), { signal });
+    await response.body?.cancel();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,247 @@
+import { mkdir } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  createPackServiceClient,
+  type PackCallOptions,
+  type PackCheckCall,
+  type PackInvokeCall,
+  type PackServiceClient,
+} from '@kindgi/pack-service';
+import { err, ok, type PackIndex, type PackResponse, type PackTransportError, type Result } from '@kindgi/protocol';
+import { z } from 'zod';
+import type { ServerLogger } from './logger.js';
+import type { ServerMetrics } from './metrics.js';
+import type { PackHost } from './pack-host.js';
+import { refreshRemoteIndex, remoteIsReady } from './remote-index.js';
+
+/** A pack served by a pack service running elsewhere (a pack image), instead of one this server starts. */
+export const remotePackSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  /** The service's `KINDGI_PACK_SERVICE_TOKEN`. */
+  token: z
+    .string()
+    .min(1)
+    .regex(/^[\x21-\x7e]+$/, 'a pack token is printable ASCII without spaces'),
+  /** How often `/readyz` and `/v1/info` are polled (a new `artifactVersion` refreshes the tools). Default 5000. */
+  pollMs: z.number().int().min(50).default(5000),
+  /** The longest a call waits through 503s and refused connections before answering `pack-unavailable`. Default 5000. */
+  retryMs: z.number().int().min(0).default(5000),
+  /** A call's deadline when its caller names none; a silent service is given up on 2 s after the deadline. */
+  timeoutMs: z.number().int().positive().default(30_000),
+  /** How long the server's start waits for the service's first `/v1/info`. Default 30000. */
+  startTimeoutMs: z.number().int().min(0).default(30_000),
+});
+
+export type RemotePackConfig = z.output<typeof remotePackSchema>;
+
+export interface RemotePackHostOptions {
+  pack: RemotePackConfig;
+  /** Where the fetched index is kept. */
+  workDir: string;
+  logger: ServerLogger;
+  metrics?: ServerMetrics;
+  /** Called after the service's `artifactVersion` changed and its new index was read. */
+  onReindexed?: (index: PackIndex) => void;
+}
+
+type Reply = Result<PackResponse, PackTransportError>;
+
+// What a service gets past its deadline to say `deadline-exceeded` itself before the call is given up on.
+const SILENCE_GRACE_MS = 2_000;
+const POLL_TIMEOUT_MS = 2_000;
+
+function backoffMs(attempt: number): number {
+  return Math.min(100 * 2 ** attempt, 1_000);
+}
+
+/**
+ * One call with the bounded retry: a 503 (after its `Retry-After`) or a refused connection (the call did
+ * not run either way) is tried again while the retry budget and the call's deadline allow; a service that
+ * stays silent past the deadline is given up on. Every failure to get an answer is `pack-unavailable`.
+ */
+async function callWithRetry(
+  pack: RemotePackConfig,
+  call: PackCallOptions,
+  send: (options: PackCallOptions) => Promise<Reply>,
+  onRetry: () => void,
+): Promise<Reply> {
+  const started = performance.now();
+  const deadlineMs = call.deadlineMs ?? pack.timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    const remaining = Math.max(1, Math.round(deadlineMs - (performance.now() - started)));
+    const patience = AbortSignal.timeout(remaining + SILENCE_GRACE_MS);
+    const signal = call.signal ? AbortSignal.any([call.signal, patience]) : patience;
+    const reply = await send({ ...call, deadlineMs: remaining, signal });
+    if (reply.kind === 'ok') return reply;
+    if (reply.error.code === 'pack-call-aborted' && patience.aborted && !call.signal?.aborted) {
+      return err({
+        code: 'pack-unavailable',
+        message: `The pack service at ${pack.url} did not answer within ${remaining + SILENCE_GRACE_MS} ms`,
+      });
+    }
+    if (reply.error.code !== 'pack-unavailable') return reply;
+    const waitMs = reply.error.retryAfterMs ?? backoffMs(attempt);
+    const elapsed = performance.now() - started;
+    if (elapsed + waitMs > Math.min(pack.retryMs, deadlineMs) || call.signal?.aborted) return reply;
+    onRetry();
+    try {
+      await sleep(waitMs, undefined, call.signal ? { signal: call.signal } : {});
+    } catch {
+      return err({ code: 'pack-call-aborted', message: 'The call was cancelled while waiting to retry' });
+    }
+  }
+}
+
+/** The protocol client with every tool call and check going through `callWithRetry`. */
+function retryingClient(pack: RemotePackConfig, client: PackServiceClient, onRetry: () => void): PackServiceClient {
+  return {
+    invoke: (call: PackInvokeCall) =>
+      callWithRetry(pack, call, (options) => client.invoke({ ...call, ...options }), onRetry),
+    check: (call: PackCheckCall) =>
+      callWithRetry(pack, call, (options) => client.check({ ...call, ...options }), onRetry),
+    info: (options) => client.info(options),
+    close: () => client.close(),
+  };
+}
+
+async function firstIndex(
+  options: RemotePackHostOptions,
+  client: PackServiceClient,
+): Promise<Result<{ index: PackIndex; complete: boolean }, string>> {
+  const { pack } = options;
+  const until = performance.now() + pack.startTimeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    const fetched = await refreshRemoteIndex(
+      pack,
+      client,
+      undefined,
+      options.workDir,
+      AbortSignal.timeout(POLL_TIMEOUT_MS),
+    );
+    if (fetched.kind === 'ok') return ok(fetched.value);
+    const waitMs = backoffMs(attempt) * 2;
+    if (performance.now() + waitMs > until)
+      return err(`${pack.url}: the remote pack service did not answer: ${fetched.error}`);
+    await sleep(waitMs);
+  }
+}
+
+/** What the poller keeps current: the index served and whether the service answered `/readyz`. */
+interface RemoteState {
+  readonly packId: string;
+  index: PackIndex;
+  ready: boolean;
+}
+
+/** One poll: `/readyz`, then (when ready) `/v1/info` and, on a new `artifactVersion`, the index. */
+async function pollOnce(
+  options: RemotePackHostOptions,
+  client: PackServiceClient,
+  state: RemoteState,
+  signal: AbortSignal,
+): Promise<void> {
+  const { pack, logger, metrics } = options;
+  const { packId } = state;
+  const ready = await remoteIsReady(pack.url, signal);
+  if (ready !== state.ready) {
+    const [level, event] = ready
+      ? (['info', 'pack-remote-ready'] as const)
+      : (['warn', 'pack-remote-unready'] as const);
+    logger.log(level, event, `pack ${packId}: ${pack.url} is ${ready ? 'ready' : 'not ready'}`, { packId });
+  }
+  state.ready = ready;
+  metrics?.remoteReady(packId, ready);
+  if (!ready || signal.aborted) return;
+  const refreshed = await refreshRemoteIndex(pack, client, state.index, options.workDir, signal);
+  if (refreshed.kind === 'err') {
+    logger.log('warn', 'pack-remote-refresh-failed', `pack ${packId}: ${refreshed.error} (the last index stays)`, {
+      packId,
+    });
+  } else if (refreshed.value.changed && !signal.aborted) {
+    state.index = refreshed.value.index;
+    logger.log('info', 'pack-reloaded', `pack ${packId} reloaded from ${pack.url}`, {
+      packId,
+      artifactVersion: state.index.artifactVersion,
+      remote: true,
+    });
+    options.onReindexed?.(state.index);
+  }
+}
+
+/** Polls every `pollMs`, one poll at a time; `stop` cancels the timer and waits for a poll in progress. */
+function startPolling(
+  options: RemotePackHostOptions,
+  client: PackServiceClient,
+  state: RemoteState,
+): { stop(): Promise<void> } {
+  const stopping = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let polling: Promise<void> = Promise.resolve();
+  const schedule = () => {
+    if (stopping.signal.aborted) return;
+    timer = setTimeout(() => {
+      const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(POLL_TIMEOUT_MS)]);
+      polling = pollOnce(options, client, state, signal)
+        .catch((cause: unknown) => {
+          const { packId } = state;
+          options.logger.log('warn', 'pack-remote-refresh-failed', `pack ${packId}: ${String(cause)}`, { packId });
+        })
+        .finally(schedule);
+    }, options.pack.pollMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopping.abort();
+      clearTimeout(timer);
+      await polling.catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * A pack served by a remote pack service: its tools read from `/v1/info` and `/v1/index`, `/readyz` and
+ * `/v1/info` polled every `pollMs` (a new `artifactVersion` refreshes the index), calls over the protocol
+ * client's keep-alive pool with a bounded retry. The server's start waits for the first index.
+ */
+export async function startRemotePackHost(options: RemotePackHostOptions): Promise<Result<PackHost, string>> {
+  const { pack, logger, metrics } = options;
+  await mkdir(options.workDir, { recursive: true });
+  const client = createPackServiceClient({ url: pack.url, token: pack.token });
+  const first = await firstIndex(options, client);
+  if (first.kind === 'err') {
+    await client.close();
+    return err(first.error);
+  }
+  const packId = first.value.index.packId;
+  if (!first.value.complete) {
+    const message = `pack ${packId}: ${pack.url} has no /v1/index; tool schemas are not listed`;
+    logger.log('warn', 'pack-remote-index-missing', message, { packId });
+  }
+  const ready = await remoteIsReady(pack.url, AbortSignal.timeout(POLL_TIMEOUT_MS));
+  const state: RemoteState = { packId, index: first.value.index, ready };
+  metrics?.remoteReady(packId, ready);
+  logger.log('info', 'pack-serving', `pack ${packId} is served by ${pack.url} (${state.index.tools.length} tools)`, {
+    packId,
+    artifactVersion: state.index.artifactVersion,
+    remote: true,
+    ready,
+  });
+  const poller = startPolling(options, client, state);
+  return ok({
+    dir: pack.url,
+    get index() {
+      return state.index;
+    },
+    client: retryingClient(pack, client, () => metrics?.remoteRetry(packId)),
+    get serving() {
+      return state.ready;
+    },
+    async close() {
+      await poller.stop();
+      await client.close();
+    },
+  });
+}

@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cleanupTempDirs,
+  type LogRecord,
+  makeTempDir,
+  type RunningServer,
+  startServer,
+  stopAllServers,
+  writeConfig,
+} from './harness.js';
+import { api } from './http.js';
+
+const TOKEN = 'tracing-test-api-token-0123456789';
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+const CITATION = { input: { source: 'Brown v. Board', page: 483 } };
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: { key: string; value: Record<string, unknown> }[];
+}
+
+/** An in-process OTLP/HTTP (JSON) trace receiver: collects every span, resolves waiters as spans arrive. */
+function otlpReceiver(): { server: Server; spans: OtlpSpan[]; url(): string; waitFor(count: number): Promise<void> } {
+  const spans: OtlpSpan[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        resourceSpans?: { scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+      };
+      for (const resource of body.resourceSpans ?? [])
+        for (const scope of resource.scopeSpans ?? []) spans.push(...(scope.spans ?? []));
+      for (const waiter of [...waiters]) {
+        if (spans.length >= waiter.count) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  return {
+    server,
+    spans,
+    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
+    waitFor: (count) =>
+      spans.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+  };
+}
+
+/** The pack service's `call` record for a tool, as the server relays it. */
+function packCallRecord(record: LogRecord, toolId: string): Record<string, unknown> | undefined {
+  const inner = record.record as Record<string, unknown> | undefined;
+  return record.event === 'pack-log' && inner?.event === 'call' && inner.toolId === toolId ? inner : undefined;
+}
+
+function config(label: string): string {
+  const root = makeTempDir(label);
+  return writeConfig(root, join(root, 'data'), { tokens: [{ token: TOKEN, tenantId: 'tenant-traces' }] });
+}
+
+describe('traces across the REST route, the tool call and the pack service (dist/main.js as a process)', () => {
+  const receiver = otlpReceiver();
+  let traced: RunningServer;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    traced = await startServer(config('traces'), {
+      env: {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url(),
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_SERVICE_NAME: 'kindgi-server-under-test',
+        // Exported soon after each span ends, so the test waits for spans rather than for a timer.
+        OTEL_BSP_SCHEDULE_DELAY: '20',
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stopAllServers();
+    await new Promise((resolve) => receiver.server.close(resolve));
+    cleanupTempDirs();
+  });
+
+  it('joins an inbound traceparent: REST span → tool call span → the pack service call', async () => {
+    const reply = await api(traced.url, TOKEN, 'POST', '/v1/tools/acme.format-citation/invoke', CITATION, {
+      traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+    });
+    expect(reply.status).toBe(200);
+    await receiver.waitFor(2);
+    const trace = receiver.spans.filter((span) => span.traceId === TRACE_ID);
+    const rest = trace.find((span) => span.name === 'POST /v1/tools/:toolId/invoke');
+    const tool = trace.find((span) => span.name === 'tool acme.format-citation');
+    expect(rest).toMatchObject({ parentSpanId: CALLER_SPAN, kind: 2 });
+    expect(tool).toMatchObject({ parentSpanId: rest?.spanId, kind: 3 });
+    const call = await traced.waitFor(
+      (record) => packCallRecord(record, 'acme.format-citation') !== undefined,
+      'the call record',
+    );
+    expect(packCallRecord(call, 'acme.format-citation')).toMatchObject({ traceId: TRACE_ID, outcome: 'ok' });
+  }, 120_000);
+
+  it('starts a trace of its own when the caller sends none', async () => {
+    const before = receiver.spans.length;
+    const reply = await api(traced.url, TOKEN, 'POST', '/v1/tools/acme.format-citation/invoke', CITATION);
+    expect(reply.status).toBe(200);
+    await receiver.waitFor(before + 2);
+    const fresh = receiver.spans.slice(before);
+    const rest = fresh.find((span) => span.name === 'POST /v1/tools/:toolId/invoke');
+    const tool = fresh.find((span) => span.name === 'tool acme.format-citation');
+    expect(rest?.traceId).not.toBe(TRACE_ID);
+    expect(rest?.parentSpanId ?? '').toBe('');
+    expect(tool).toMatchObject({ traceId: rest?.traceId, parentSpanId: rest?.spanId });
+  }, 120_000);
+
+  it('forwards the caller’s trace to the pack even with tracing off', async () => {
+    const plain = await startServer(config('no-traces'));
+    const otherTrace = 'a'.repeat(31) + 'b';
+    const reply = await api(plain.url, TOKEN, 'POST', '/v1/tools/acme.format-citation/invoke', CITATION, {
+      traceparent: `00-${otherTrace}-${CALLER_SPAN}-01`,
+    });
+    expect(reply.status).toBe(200);
+    const call = await plain.waitFor(
+      (record) => packCallRecord(record, 'acme.format-citation') !== undefined,
+      'the call record',
+    );
+    expect(packCallRecord(call, 'acme.format-citation')).toMatchObject({ traceId: otherTrace });
+  }, 120_000);
+});

@@ -1,0 +1,44 @@
+export {
+  abortUpload,
+  type CommitOutcome,
+  type CompletedUpload,
+  claimPending,
+  commitObject,
+  completeUpload,
+  createUpload,
+  discardObject,
+  expireUploads,
+  findUpload,
+  forgetPending,
+  listObjects,
+  listObjectsByPrefix,
+  listUploadParts,
+  listUploads,
+  markPending,
+  notePendingUpload,
+  objectAt,
+  objectById,
+  type PartRecord,
+  type PendingObject,
+  PendingObjectLost,
+  type Precondition,
+  type Queryable,
+  recordPart,
+  removeObject,
+  sortKey,
+  sweepDue,
+  type UploadInfo,
+} from './blobs/index.js';
+export { createPostgresIdempotencyStore } from './idempotency-store.js';
+export { MIGRATIONS_DIR, type Migration, type MigrationError, migrate, readMigrations } from './migrate.js';
+export { PostgresListener, RUN_EVENTS_CHANNEL, RUN_QUEUE_CHANNEL } from './notify.js';
+export { type OpenPostgresError, openPostgresStores, type PostgresStores } from './open.js';
+export {
+  createPostgresPool,
+  hideDatabasePassword,
+  maskDatabaseUrl,
+  type PostgresPool,
+  type PostgresPoolOptions,
+} from './pool.js';
+export { createPostgresRunStore } from './run-store.js';
+export { inTransaction, NOW_MS } from './tx.js';
