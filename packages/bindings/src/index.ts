@@ -69,7 +69,7 @@ export {
   describeIndexTools,
   type RegistryPacks,
 } from './index-registry.js';
-export type { CallOptions, RunCheckBinding, RunHandlerBinding } from './pack-calls.js';
+export type { RunCheckBinding, RunHandlerBinding } from './pack-calls.js';
 export {
   type ClaimedRun,
   type RunError,

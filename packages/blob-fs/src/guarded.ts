@@ -1,9 +1,9 @@
 import type { BlobError } from '@kindgi/bindings';
-import { err, type Result } from '@kindgi/protocol';
+import { err, messageOf, type Result } from '@kindgi/protocol';
 
 /** An unexpected failure (I/O, database) as the storage error callers get. */
 export function storageError(cause: unknown): { kind: 'err'; error: BlobError } {
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = messageOf(cause);
   return err({ code: 'blob-storage-error', message: `blob storage failed: ${message}`, cause });
 }
 

@@ -1,5 +1,5 @@
 import type { RunRecord, RunStoreError } from '@kindgi/bindings';
-import { err, ok, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 
 // The row shape, JSON and cursor helpers of the SQLite run store.
 
@@ -14,7 +14,7 @@ export function attempt<T>(run: () => T): Result<T, RunStoreError> {
     return ok(run());
   } catch (cause) {
     if (cause instanceof RunStoreFailure) return err(cause.error);
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = messageOf(cause);
     return err({ code: 'run-store-error', message: `run store failed: ${message}`, cause });
   }
 }

@@ -1,5 +1,5 @@
 import type { BlobBody, BlobError, BodyDigests, BodyExpectations } from '@kindgi/bindings';
-import { err, type Result } from '@kindgi/protocol';
+import { err, messageOf, type Result } from '@kindgi/protocol';
 import {
   discardObject,
   forgetPending,
@@ -22,7 +22,7 @@ export interface StorageContext {
 
 /** An unexpected failure (database, object store) as the storage error callers get. */
 export function storageError(cause: unknown): { kind: 'err'; error: BlobError } {
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = messageOf(cause);
   if (cause instanceof PendingObjectLost) return err({ code: 'blob-storage-error', message, cause });
   return err({ code: 'blob-storage-error', message: `blob storage failed: ${message}`, cause });
 }

@@ -18,12 +18,12 @@ import {
   consumeBody,
   MAX_MULTIPART_PARTS,
 } from '@kindgi/bindings';
-import { err, ok, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 
 /** A failure of the object store (unreachable, refusing, timing out) as the storage error callers get. */
 export function objectStoreError(action: string, cause: unknown): Result<never, BlobError> {
   const name = cause instanceof Error ? cause.name : 'Error';
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = messageOf(cause);
   return err({
     code: 'blob-storage-error',
     message: `the object store failed to ${action}: ${name}: ${message}`,

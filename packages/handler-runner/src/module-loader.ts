@@ -32,8 +32,8 @@ const defaultImporter: ModuleImporter = (modulePath) => import(toModuleSpecifier
 
 /**
  * Imports modules once per path and keeps them: every later call for the path reuses the first import.
- * A failed import is not kept, so a module that appears or is fixed later can still load. (Named for
- * what it does, unlike the indexer's `ModuleLoader`, which imports a file again whenever it changed.)
+ * A failed import is not kept, so a module that appears or is fixed later can still load. (The indexer's
+ * `ReloadingModuleLoader` instead imports a file again whenever it changed.)
  */
 export class ModuleCache {
   readonly #byImporter = new WeakMap<ModuleImporter, Map<string, Entry>>();

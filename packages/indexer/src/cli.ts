@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { messageOf } from '@kindgi/protocol';
 import { type RunIndexerOptions, runIndexer } from './run-indexer.js';
 
 /** Where the command writes: stdout for results, stderr for problems. */
@@ -74,7 +75,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       },
     }));
   } catch (cause) {
-    io.stderr(`kindgi-index: ${cause instanceof Error ? cause.message : String(cause)}\n\n${USAGE}`);
+    io.stderr(`kindgi-index: ${messageOf(cause)}\n\n${USAGE}`);
     return 2;
   }
   if (values.help) {

@@ -6,7 +6,7 @@ import type { KindgiConfig, KindgiConfigLocation } from './config-types.js';
 import { KINDGI_CONFIG_FILENAMES, type PackLanguage, PRIMITIVE_KINDS } from './constants.js';
 import { errorText } from './definitions.js';
 import { type IndexerError, indexerError } from './errors.js';
-import { sharedModuleLoader } from './module-loader.js';
+import { sharedReloadingModuleLoader } from './module-loader.js';
 
 const LANGUAGES: readonly PackLanguage[] = ['node', 'python', 'java', 'scala'];
 
@@ -114,7 +114,7 @@ async function readRaw(location: KindgiConfigLocation): Promise<unknown> {
     }
     return table;
   }
-  const namespace = await sharedModuleLoader().load(location.path);
+  const namespace = await sharedReloadingModuleLoader().load(location.path);
   if (!('default' in namespace) || namespace.default === undefined) {
     throw new Error('has no default export: write `export default defineConfig({ pack: { id, version } })`');
   }

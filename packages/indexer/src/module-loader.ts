@@ -60,7 +60,7 @@ function registerTypeScript(file: string): Promise<void> {
  * by the file's mtime (`?v=<mtime>`), so a long-running process sees edits while an unchanged file is
  * evaluated once.
  */
-export class ModuleLoader {
+export class ReloadingModuleLoader {
   /** Imports `file` (absolute). Throws what the module throws. */
   async load(file: string): Promise<ModuleNamespace> {
     if (TYPESCRIPT.test(file)) await registerTypeScript(file);
@@ -88,7 +88,7 @@ function interop(namespace: ModuleNamespace): ModuleNamespace {
  */
 export async function importAll(
   files: readonly string[],
-  loader: ModuleLoader,
+  loader: ReloadingModuleLoader,
   concurrency = 8,
 ): Promise<Result<ModuleNamespace, unknown>[]> {
   const results: Result<ModuleNamespace, unknown>[] = new Array(files.length);
@@ -107,10 +107,10 @@ export async function importAll(
   return results;
 }
 
-let shared: ModuleLoader | undefined;
+let shared: ReloadingModuleLoader | undefined;
 
 /** The process-wide loader. */
-export function sharedModuleLoader(): ModuleLoader {
-  shared ??= new ModuleLoader();
+export function sharedReloadingModuleLoader(): ReloadingModuleLoader {
+  shared ??= new ReloadingModuleLoader();
   return shared;
 }

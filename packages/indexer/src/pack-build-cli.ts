@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { messageOf } from '@kindgi/protocol';
 import { type CliIo, indexerVersion } from './cli.js';
 import { type BuildPackOptions, buildPack } from './pack-build.js';
 
@@ -48,7 +49,7 @@ export async function packBuildMain(argv: readonly string[], io: CliIo = default
       },
     }));
   } catch (cause) {
-    io.stderr(`kindgi-pack-build: ${cause instanceof Error ? cause.message : String(cause)}\n\n${USAGE}`);
+    io.stderr(`kindgi-pack-build: ${messageOf(cause)}\n\n${USAGE}`);
     return 2;
   }
   if (values.help) {

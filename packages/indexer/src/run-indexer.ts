@@ -19,7 +19,7 @@ import { classifyPaths, discoverFiles, resolveDiscovery } from './discovery.js';
 import { type IndexerError, type IndexerFileError, type IndexerWarning, indexerError } from './errors.js';
 import { type IndexedFile, indexFile } from './index-file.js';
 import { languageMismatchMessage } from './language-mismatch.js';
-import { importAll, sharedModuleLoader } from './module-loader.js';
+import { importAll, sharedReloadingModuleLoader } from './module-loader.js';
 
 /** What to index and where to write it. */
 export interface RunIndexerOptions {
@@ -114,7 +114,7 @@ async function indexPack(options: RunIndexerOptions): Promise<Result<IndexerRepo
     );
   }
   const moduleRoot = resolve(options.moduleRoot ?? packDir);
-  const loader = sharedModuleLoader();
+  const loader = sharedReloadingModuleLoader();
   const validators = new ValidatorCache();
   const fileErrors: IndexerFileError[] = [];
   const indexed: { file: string; result: IndexedFile }[] = [];

@@ -46,7 +46,10 @@ export function fixtureTools(modulePath: (name: string) => string): PackIndex['t
       required: ['ms'],
     }),
     tool('hold', { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
-    tool('context', anyObject),
+    // The suite's ctx sends apiKey (and, in one case, a key no tool declares).
+    tool('context', anyObject, anyObject, {
+      needsSpec: { secrets: { apiKey: { type: 'string' } } },
+    }),
     tool('defaults', {
       type: 'object',
       properties: {

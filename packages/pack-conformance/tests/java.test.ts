@@ -6,7 +6,16 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createPackServiceClient, createPackServiceSupervisor } from '@kindgi/pack-service';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describePackServiceConformance, type IndexPins, PINS } from '../src/index.js';
+import {
+  describePackServiceConformance,
+  eventOf,
+  type IndexPins,
+  newToken,
+  PINS,
+  REQUIRED_ENV,
+  sendChecked,
+  startListening,
+} from '../src/index.js';
 
 // The Java SDK (sdks/java/kindgi-pack) and the fixture pack written against it, built with Maven once
 // for the file; the service runs in its own JVM: `java -cp … com.kindgi.pack.Main serve`.
@@ -175,5 +184,54 @@ describe('java pack service under the supervisor', () => {
     expect(outcomes).toContain('loud');
     // The last swap put the loud code in front: the calls made after it are answered by it.
     expect(outcomes[outcomes.length - 1]).toBe('loud');
+  }, 120_000);
+});
+
+describe('java pack service trace ids', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it("puts the caller's traceparent in its call, ctx.log and error records, and ignores a malformed one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kindgi-java-trace-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const indexPath = join(dir, 'index.json');
+    buildJavaFixtureIndex(indexPath, PINS);
+    const service = await startListening({
+      command: javaCommand(),
+      indexPath,
+      moduleRoot: javaPackDir,
+      env: { PATH: process.env.PATH ?? '', ...REQUIRED_ENV },
+      token: newToken(),
+    });
+    cleanups.push(() => service.kill());
+    const call = (runId: string, traceparent: string) =>
+      sendChecked(service.url, '/v1/invoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'kindgi-pack-token': service.token, traceparent },
+        body: JSON.stringify({
+          v: 2,
+          kind: 'invoke',
+          tool: { id: 'conformance.throws' },
+          input: {},
+          ctx: { tenantId: 't', runId },
+        }),
+      });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parentSpanId = '00f067aa0ba902b7';
+    expect((await call('run-traced', `00-${traceId}-${parentSpanId}-01`)).status).toBe(200);
+    const record = await service.record((r) => eventOf(r) === 'call' && r.runId === 'run-traced');
+    expect(record).toMatchObject({ outcome: 'handler-throw', traceId, parentSpanId });
+    expect(record.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(record.spanId).not.toBe(parentSpanId);
+    const line = await service.record((r) => r.subsystem === 'pack.tool' && r.runId === 'run-traced');
+    expect(line).toMatchObject({ message: 'conformance.throws is about to throw', traceId, spanId: record.spanId });
+
+    await call('run-malformed', `00-${traceId.toUpperCase().replace(/A/g, 'Z')}-${parentSpanId}-01`);
+    const fresh = await service.record((r) => eventOf(r) === 'call' && r.runId === 'run-malformed');
+    expect(fresh.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(fresh.traceId).not.toBe(traceId);
+    expect(fresh).not.toHaveProperty('parentSpanId');
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { benchSettings, ECHO_BENCH_WORKLOAD, runPackBenchmark, startRawEchoServer } from './driver.mjs';
 
 // `pnpm --filter @kindgi/pack-service bench` (after a build): the pack service's echo tool (input and output schemas) against a raw node:http JSON
-// echo server, each in its own process, driven by autocannon from this one.
+// echo server and the same service with KINDGI_PACK_SERVICE_METRICS=on, each in its own process, driven by autocannon from this one.
 const { token: TOKEN, schema: message, body } = ECHO_BENCH_WORKLOAD;
 const { duration, connections, rounds: ROUNDS } = benchSettings();
 
@@ -84,31 +84,39 @@ async function bench() {
   try {
     const raw = await startChild([self, '--raw-server'], { PATH: process.env.PATH }, 'stdout');
     children.push(raw.child);
-    const pack = await startChild(
-      [
-        fileURLToPath(new URL('../dist/main.js', import.meta.url)),
-        '--index',
-        join(dir, 'index.json'),
-        '--host',
-        '127.0.0.1',
-        '--token-fd',
-        '3',
-      ],
-      {
-        PATH: process.env.PATH,
-        PORT: '0',
-        KINDGI_LOG_FORMAT: 'json',
-        KINDGI_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      },
-      'stderr',
-      TOKEN,
-    );
+    const startPack = (extraEnv) =>
+      startChild(
+        [
+          fileURLToPath(new URL('../dist/main.js', import.meta.url)),
+          '--index',
+          join(dir, 'index.json'),
+          '--host',
+          '127.0.0.1',
+          '--token-fd',
+          '3',
+        ],
+        {
+          PATH: process.env.PATH,
+          PORT: '0',
+          KINDGI_LOG_FORMAT: 'json',
+          KINDGI_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+          ...extraEnv,
+        },
+        'stderr',
+        TOKEN,
+      );
+    const pack = await startPack({});
     children.push(pack.child);
+    // The same service with Prometheus metrics on (issue 19): the per-call cost of counting.
+    const metered = await startPack({ KINDGI_PACK_SERVICE_METRICS: 'on' });
+    children.push(metered.child);
     const rawUrl = `http://127.0.0.1:${raw.port}/`;
     const packUrl = `http://127.0.0.1:${pack.port}/v1/invoke`;
+    const meteredUrl = `http://127.0.0.1:${metered.port}/v1/invoke`;
     // Warm both (JIT, validator compile, connection setup) before measuring.
     await runPackBenchmark({ url: rawUrl, body, connections, durationSeconds: 2 });
     await runPackBenchmark({ url: packUrl, token: TOKEN, body, connections, durationSeconds: 2 });
+    await runPackBenchmark({ url: meteredUrl, token: TOKEN, body, connections, durationSeconds: 2 });
     // The machine is shared: alternate the two targets over several rounds so a load swing hits both,
     // and report the median round's ratio.
     const rounds = [];
@@ -118,10 +126,20 @@ async function bench() {
         { url: packUrl, token: TOKEN, body, connections, durationSeconds: duration },
         pack.child.pid,
       );
-      rounds.push({ raw: rawRun, pack: packRun, ratio: packRun.requestsPerSecond / rawRun.requestsPerSecond });
+      const meteredRun = await measure(
+        { url: meteredUrl, token: TOKEN, body, connections, durationSeconds: duration },
+        metered.child.pid,
+      );
+      rounds.push({
+        raw: rawRun,
+        pack: packRun,
+        metrics: meteredRun,
+        ratio: packRun.requestsPerSecond / rawRun.requestsPerSecond,
+      });
     }
     const rawMem = memory(raw.child.pid);
     const packMem = memory(pack.child.pid);
+    const meteredMem = memory(metered.child.pid);
     const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
     console.log(
       `Pack service benchmark, ${new Date().toISOString()}, ${connections} connections, ${ROUNDS} rounds of ${duration} s per target`,
@@ -137,15 +155,19 @@ async function bench() {
     rounds.forEach((r, i) => {
       console.log(row(`${i + 1}`, 'raw node:http JSON echo', r.raw));
       console.log(row(`${i + 1}`, 'pack service echo tool', r.pack));
+      console.log(row(`${i + 1}`, 'pack service echo tool, metrics on', r.metrics));
     });
     console.log('');
     console.log(
-      `RSS / peak RSS after the runs: raw ${rawMem.rssMb} / ${rawMem.peakRssMb} MB, pack service ${packMem.rssMb} / ${packMem.peakRssMb} MB`,
+      `RSS / peak RSS after the runs: raw ${rawMem.rssMb} / ${rawMem.peakRssMb} MB, pack service ${packMem.rssMb} / ${packMem.peakRssMb} MB, metrics on ${meteredMem.rssMb} / ${meteredMem.peakRssMb} MB`,
     );
     console.log(`throughput ratio (pack / raw) per round: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}`);
     const cpu = (side) => rounds.reduce((sum, r) => sum + r[side].cpuUs, 0) / rounds.length;
     console.log(
       `server CPU per request (mean): raw ${cpu('raw').toFixed(1)} µs, pack ${cpu('pack').toFixed(1)} µs; CPU-bound capacity ratio ${(cpu('raw') / cpu('pack')).toFixed(2)}`,
+    );
+    console.log(
+      `metrics on: pack ${cpu('metrics').toFixed(1)} µs/req, ${(cpu('metrics') - cpu('pack')).toFixed(1)} µs over metrics off (${((cpu('metrics') / cpu('pack') - 1) * 100).toFixed(1)}%)`,
     );
     console.log(
       `median round: ratio ${median.ratio.toFixed(2)} (goal ≥ 0.75), pack p99 ${median.pack.latencyP99Ms} ms`,

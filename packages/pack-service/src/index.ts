@@ -36,6 +36,7 @@ export {
   startPackService,
 } from './process/start.js';
 export { PACK_UNCAUGHT_EXIT_CODE } from './process/uncaught.js';
+export { createPackMetrics, type PackMetrics, type RejectReason } from './service/metrics.js';
 export type { ModuleImporter, PackRunners } from './service/runners.js';
 export { createPackService, type PackService, type PackServiceOptions } from './service/service.js';
 export type { ServiceRecord } from './supervisor/service-event.js';
@@ -50,6 +51,7 @@ export type {
   SupervisorStarted,
   UnavailableReason,
 } from './supervisor/types.js';
+export type { MetricsRouteOptions } from './transport/metrics-route.js';
 export {
   type RelayCall,
   type RelayError,

@@ -26,6 +26,50 @@ describe('readPackServiceConfig', () => {
     });
   });
 
+  it('reads the metrics settings: off by default, path and bearer token, each problem listed', () => {
+    const on = readPackServiceConfig([], { ...base, KINDGI_PACK_SERVICE_METRICS: 'on' }, '/work');
+    expect(on).toMatchObject({ kind: 'ok', value: { metrics: { path: '/metrics' } } });
+    const full = readPackServiceConfig(
+      [],
+      {
+        ...base,
+        KINDGI_PACK_SERVICE_METRICS: 'on',
+        KINDGI_PACK_SERVICE_METRICS_PATH: '/ops/metrics',
+        KINDGI_PACK_SERVICE_METRICS_TOKEN: 'scrape-token',
+      },
+      '/work',
+    );
+    expect(full).toMatchObject({ kind: 'ok', value: { metrics: { path: '/ops/metrics', token: 'scrape-token' } } });
+    const bad = readPackServiceConfig(
+      [],
+      {
+        ...base,
+        KINDGI_PACK_SERVICE_METRICS: 'yes',
+        KINDGI_PACK_SERVICE_METRICS_PATH: 'metrics',
+        KINDGI_PACK_SERVICE_METRICS_TOKEN: 'has space',
+      },
+      '/work',
+    );
+    expect(bad).toEqual({
+      kind: 'err',
+      error: ['KINDGI_PACK_SERVICE_METRICS must be `off` or `on`, not "yes"'],
+    });
+    const badOn = readPackServiceConfig(
+      [],
+      {
+        ...base,
+        KINDGI_PACK_SERVICE_METRICS: 'on',
+        KINDGI_PACK_SERVICE_METRICS_PATH: 'metrics',
+        KINDGI_PACK_SERVICE_METRICS_TOKEN: 'has space',
+      },
+      '/work',
+    );
+    expect(badOn.kind === 'err' ? badOn.error : []).toEqual([
+      'KINDGI_PACK_SERVICE_METRICS_PATH must be a path starting with /, not "metrics"',
+      expect.stringMatching(/^KINDGI_PACK_SERVICE_METRICS_TOKEN may hold only printable ASCII/),
+    ]);
+  });
+
   it('reads flags (both forms), env settings, and resolves paths against cwd', () => {
     const read = readPackServiceConfig(
       ['--index', 'dist/index.json', '--module-root=dist/bundles', '--bundle-map', 'map.json', '--host', '127.0.0.1'],
@@ -139,6 +183,15 @@ describe('readPackServiceConfig', () => {
       expect(again.kind === 'err' && again.error[0]).toMatch(
         new RegExp(`^Cannot read the token from file descriptor ${fd}: EBADF`),
       );
+      // The process entry passes the metrics token to its isolated child on the token's second line.
+      writeFileSync(file, 'fd-token-0123\nmetrics-token-0123');
+      const both = readPackServiceConfig(['--token-fd', String(openSync(file, 'r'))], {
+        KINDGI_PACK_SERVICE_METRICS: 'on',
+      });
+      expect(both).toMatchObject({
+        kind: 'ok',
+        value: { token: 'fd-token-0123', metrics: { path: '/metrics', token: 'metrics-token-0123' } },
+      });
       writeFileSync(file, 'has space');
       const spaced = readPackServiceConfig(['--token-fd', String(openSync(file, 'r'))], {});
       expect(spaced.kind === 'err' && spaced.error[0]).toMatch(

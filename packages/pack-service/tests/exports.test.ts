@@ -16,6 +16,7 @@ describe('@kindgi/pack-service public surface', () => {
       'PLATFORM_ENV_PREFIXES',
       'SupervisorError',
       'createPackLog',
+      'createPackMetrics',
       'createPackService',
       'createPackServiceClient',
       'createPackServiceSupervisor',

@@ -148,6 +148,32 @@ describe('pack service: outcomes of pack code are 200 messages', () => {
     });
   });
 
+  it('gives a handler only the secrets its needsSpec declares, logging the dropped names only', async () => {
+    const body = JSON.stringify({
+      v: 2,
+      kind: 'invoke',
+      tool: { id: 'fixture.ctx' },
+      input: {},
+      ctx: { tenantId: 't', runId: 'r-secrets', secrets: { apiKey: 'k', otherKey: 'other-value', zeta: 'z-value' } },
+    });
+    const reply = await invoke(svc, body);
+    expect(reply.json.output).toMatchObject({ secret: 'k' });
+    const dropped = await svc.waitForRecord((r) => r.event === 'secrets-dropped');
+    expect(dropped).toMatchObject({ level: 'warn', toolId: 'fixture.ctx', names: ['otherKey', 'zeta'] });
+    expect(JSON.stringify(dropped)).not.toMatch(/other-value|z-value/);
+    // A tool that declares no secrets gets none of them.
+    const echo = JSON.stringify({
+      v: 2,
+      kind: 'invoke',
+      tool: { id: 'fixture.echo' },
+      input: { message: 'hi' },
+      ctx: { tenantId: 't', runId: 'r-secrets-2', secrets: { apiKey: 'k' } },
+    });
+    expect((await invoke(svc, echo)).json).toMatchObject({ kind: 'result' });
+    const second = await svc.waitForRecord((r) => r.event === 'secrets-dropped' && r.toolId === 'fixture.echo');
+    expect(second.names).toEqual(['apiKey']);
+  });
+
   it('logs a call record per call, with the traceparent trace id and a fresh span', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const body = JSON.stringify({

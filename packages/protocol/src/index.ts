@@ -22,6 +22,7 @@ export {
 } from './error-codes.js';
 export type { CheckBindings, LogFields, ToolContext, ToolLogger } from './handler-context.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+export { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
 export type {
   CallContext,
   CheckInvokeRequest,
@@ -39,6 +40,7 @@ export type {
   ValidationIssue,
   WireCause,
 } from './messages.js';
+export type { PackCallOptions } from './pack-call-options.js';
 export { type ResolvedPackEnv, validatePackEnvDeclaration } from './pack-env-declaration.js';
 export { describeThrown, messageOf, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
 export type {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { err, ok, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
 import { blobsConfigSchema, blobsFromEnv } from './blob-backend.js';
 import { remotePackSchema } from './remote-pack.js';
@@ -204,7 +204,7 @@ export function loadServerConfig(options: {
         problems.push(`${path}: the config must be a JSON object`);
       } else fileValue = parsed as Record<string, unknown>;
     } catch (cause) {
-      problems.push(`${path}: ${cause instanceof Error ? cause.message : String(cause)}`);
+      problems.push(`${path}: ${messageOf(cause)}`);
     }
   }
   const envValue = fromEnv(env, problems);

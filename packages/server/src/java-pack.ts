@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, cpSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
-import { err, ok, type PackIndex, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type PackIndex, type Result } from '@kindgi/protocol';
 
 /** Why a Java pack could not be built or indexed: one line, and each problem with its file. */
 export interface JavaBuildFailure {
@@ -155,7 +155,7 @@ export function createJavaPackBuild(options: { dir: string; workDir: string }): 
         snapshot.classpath = [classes, readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
       } catch (cause) {
         drop(snapshot);
-        const message = `the build left no classes or classpath: ${cause instanceof Error ? cause.message : String(cause)}`;
+        const message = `the build left no classes or classpath: ${messageOf(cause)}`;
         return err({ message: `compile-failed: ${message}`, problems: [{ code: 'compile-failed', message }] });
       }
       const classpath = snapshot.classpath;
@@ -187,7 +187,7 @@ export function createJavaPackBuild(options: { dir: string; workDir: string }): 
         return ok(parsed);
       } catch (cause) {
         drop(snapshot);
-        const message = `cannot read ${indexPath}: ${cause instanceof Error ? cause.message : String(cause)}`;
+        const message = `cannot read ${indexPath}: ${messageOf(cause)}`;
         return err({ message, problems: [{ code: 'output-write-failed', file: indexPath, message }] });
       }
     },

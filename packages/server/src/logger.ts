@@ -1,7 +1,7 @@
+import type { LogLevel } from '@kindgi/protocol';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 
-/** A structured log record's level. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type { LogLevel } from '@kindgi/protocol';
 
 /** Writes one JSON object per line. */
 export interface ServerLogger {

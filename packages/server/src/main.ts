@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { messageOf } from '@kindgi/protocol';
 import { loadServerConfig } from './config.js';
 import { createJsonLogger } from './logger.js';
 import { startServer } from './server.js';
@@ -54,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
       strict: true,
     }).values;
   } catch (cause) {
-    process.stderr.write(`kindgi-server: ${cause instanceof Error ? cause.message : String(cause)}\n\n${USAGE}`);
+    process.stderr.write(`kindgi-server: ${messageOf(cause)}\n\n${USAGE}`);
     return 2;
   }
   if (args.help) {

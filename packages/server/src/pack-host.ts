@@ -10,7 +10,7 @@ import {
   type PackServiceSupervisor,
   type SupervisorEvent,
 } from '@kindgi/pack-service';
-import { err, ok, type PackIndex, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type PackIndex, type Result } from '@kindgi/protocol';
 import type { PackConfig } from './config.js';
 import { createJavaPackBuild, isJavaPack } from './java-pack.js';
 import type { ServerLogger } from './logger.js';
@@ -57,6 +57,11 @@ function packEnv(pack: PackConfig, index: PackIndex): Record<string, string> {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
+  // The server's OTEL_* settings reach the pack service, so its spans join the server's traces (the
+  // service names itself: the server's OTEL_SERVICE_NAME is not passed).
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith('OTEL_') && name !== 'OTEL_SERVICE_NAME' && value !== undefined) env[name] = value;
+  }
   // A declared name set in the server's environment reaches the pack (a deployment's secret store).
   for (const name of [...(index.env?.required ?? []), ...(index.env?.optional ?? [])]) {
     const value = process.env[name];
@@ -85,7 +90,7 @@ async function indexPack(pack: PackConfig, outputPath: string): Promise<Result<P
   try {
     return ok(JSON.parse(readFileSync(outputPath, 'utf8')) as PackIndex);
   } catch (cause) {
-    const message = `cannot read ${outputPath}: ${cause instanceof Error ? cause.message : String(cause)}`;
+    const message = `cannot read ${outputPath}: ${messageOf(cause)}`;
     return err({ message, problems: [{ code: 'output-write-failed', file: outputPath, message }] });
   }
 }

@@ -4,6 +4,7 @@ import { type PackServiceClient, readPackIndexFile } from '@kindgi/pack-service'
 import {
   err,
   INDEX_ENVELOPE_VERSION,
+  messageOf,
   ok,
   PACK_HEADERS,
   type PackIndex,
@@ -75,7 +76,7 @@ export async function fetchRemoteIndex(
       signal,
     });
   } catch (cause) {
-    return err(`GET /v1/index failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    return err(`GET /v1/index failed: ${messageOf(cause)}`);
   }
   if (response.status === 404) {
     await response.body?.cancel();
@@ -86,7 +87,7 @@ export async function fetchRemoteIndex(
     return err(`GET /v1/index answered HTTP ${response.status}`);
   }
   const text = await readBounded(response, MAX_REMOTE_INDEX_BYTES).catch((cause: unknown) =>
-    err(`GET /v1/index broke off: ${cause instanceof Error ? cause.message : String(cause)}`),
+    err(`GET /v1/index broke off: ${messageOf(cause)}`),
   );
   if (text.kind === 'err') return text;
   const path = join(workDir, 'index.json');
@@ -94,7 +95,7 @@ export async function fetchRemoteIndex(
     await writeFile(`${path}.partial`, text.value);
     await rename(`${path}.partial`, path);
   } catch (cause) {
-    return err(`cannot keep the index in ${workDir}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    return err(`cannot keep the index in ${workDir}: ${messageOf(cause)}`);
   }
   const read = await readPackIndexFile(path);
   if (read.kind === 'err') return err(read.error.join('; '));

@@ -16,7 +16,7 @@ import type {
   ToolRegistry,
 } from '@kindgi/bindings';
 import { type KindgiDatabase, openKindgiDatabase } from '@kindgi/blob-fs';
-import { err, ok, packError, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, packError, type Result } from '@kindgi/protocol';
 import { blobDatabase, openServerBlobStorage } from './blob-backend.js';
 import type { LoadedServerConfig, ServerConfig } from './config.js';
 import { ensureDevCredentials, withDevCredentials } from './dev-credentials.js';
@@ -324,7 +324,7 @@ export async function startServer(
     await closeHosts();
     await blobStorage.close();
     database.close();
-    return err([`listen: ${cause instanceof Error ? cause.message : String(cause)}`]);
+    return err([`listen: ${messageOf(cause)}`]);
   }
   logger.log('info', 'listening', `Kindgi API on ${url}${s3Url ? `, S3 on ${s3Url}` : ''}`, {
     url,

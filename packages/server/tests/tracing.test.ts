@@ -58,6 +58,15 @@ function otlpReceiver(): { server: Server; spans: OtlpSpan[]; url(): string; wai
   };
 }
 
+/** Waits until the receiver holds a span of `traceId` named `name` (spans arrive in batches, in any order). */
+async function spanNamed(receiver: ReturnType<typeof otlpReceiver>, traceId: string, name: string): Promise<OtlpSpan> {
+  for (;;) {
+    const found = receiver.spans.find((span) => span.traceId === traceId && span.name === name);
+    if (found) return found;
+    await receiver.waitFor(receiver.spans.length + 1);
+  }
+}
+
 /** The pack service's `call` record for a tool, as the server relays it. */
 function packCallRecord(record: LogRecord, toolId: string): Record<string, unknown> | undefined {
   const inner = record.record as Record<string, unknown> | undefined;
@@ -92,7 +101,7 @@ describe('traces across the REST route, the tool call and the pack service (dist
     cleanupTempDirs();
   });
 
-  it('joins an inbound traceparent: REST span → tool call span → the pack service call', async () => {
+  it('joins an inbound traceparent: REST span → tool call span → supervisor hop → runHandler span', async () => {
     const reply = await api(traced.url, TOKEN, 'POST', '/v1/tools/acme.format-citation/invoke', CITATION, {
       traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
     });
@@ -107,7 +116,24 @@ describe('traces across the REST route, the tool call and the pack service (dist
       (record) => packCallRecord(record, 'acme.format-citation') !== undefined,
       'the call record',
     );
-    expect(packCallRecord(call, 'acme.format-citation')).toMatchObject({ traceId: TRACE_ID, outcome: 'ok' });
+    // The supervisor (in the server process) relays under a span of its own; the pack service process
+    // (its SDK started from the OTEL_* variables the server passed on) runs the handler under the next.
+    const hop = await spanNamed(receiver, TRACE_ID, 'relay /v1/invoke');
+    const handler = await spanNamed(receiver, TRACE_ID, 'runHandler acme.format-citation');
+    expect(hop).toMatchObject({ parentSpanId: tool?.spanId, kind: 2 });
+    expect(handler).toMatchObject({ parentSpanId: hop.spanId, kind: 2 });
+    expect(handler.attributes).toEqual(
+      expect.arrayContaining([
+        { key: 'kindgi.tool.id', value: { stringValue: 'acme.format-citation' } },
+        { key: 'kindgi.outcome', value: { stringValue: 'ok' } },
+      ]),
+    );
+    // The pack's call record names the handler's span, so logs and the trace meet.
+    expect(packCallRecord(call, 'acme.format-citation')).toMatchObject({
+      traceId: TRACE_ID,
+      spanId: handler.spanId,
+      outcome: 'ok',
+    });
   }, 120_000);
 
   it('starts a trace of its own when the caller sends none', async () => {

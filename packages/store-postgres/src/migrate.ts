@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { err, ok, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import type pg from 'pg';
 import type { PostgresPool } from './pool.js';
 
@@ -85,7 +85,7 @@ export async function migrate(
     }
     return ok(applied);
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = messageOf(cause);
     const where = current === '' ? '' : ` in ${current}`;
     return err({ code: 'migration-failed', message: `database migration failed${where}: ${reason}`, cause });
   } finally {

@@ -5,7 +5,7 @@ import {
   type RunStoreError,
   TERMINAL_EVENT_KINDS,
 } from '@kindgi/bindings';
-import { err, ok, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import type pg from 'pg';
 import { RUN_EVENTS_CHANNEL } from './notify.js';
 import { NOW_MS, prepared } from './tx.js';
@@ -30,7 +30,7 @@ export async function attempt<T>(work: () => Promise<T>): Promise<Result<T, RunS
     return ok(await work());
   } catch (cause) {
     if (cause instanceof Failure) return err(cause.error);
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = messageOf(cause);
     return err({ code: 'run-store-error', message: `run store failed: ${message}`, cause });
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { BlobStorageBinding, S3CredentialBinding } from '@kindgi/bindings';
+import { messageOf } from '@kindgi/protocol';
 import { type Context, Hono } from 'hono';
 import { type ApiLogger, consoleLogger } from '../logger.js';
 import { mountPrefix } from '../middleware/mount-prefix.js';
@@ -149,7 +150,7 @@ export function createS3App(input: CreateS3AppInput): Hono {
     } catch (thrown) {
       logger.error('s3: unexpected failure', {
         requestId,
-        error: thrown instanceof Error ? thrown.message : String(thrown),
+        error: messageOf(thrown),
       });
       return fail(s3Error('InternalError'));
     }

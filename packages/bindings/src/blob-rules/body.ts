@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { err, ok, type Result } from '@kindgi/protocol';
+import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import type { BlobBody, BlobError } from '../blob-storage.js';
 
 /** What reading a body produced: its length and digests, computed while it streamed. */
@@ -62,7 +62,7 @@ export async function consumeBody(
   };
   const storageError = (cause: unknown): Result<never, BlobError> =>
     // Storing failed (disk full, I/O error): the server's fault, not the body's.
-    err({ code: 'blob-storage-error', message: `storing the body failed: ${describe(cause)}`, cause });
+    err({ code: 'blob-storage-error', message: `storing the body failed: ${messageOf(cause)}`, cause });
   try {
     for await (const chunk of chunksOf(body)) {
       if (!(chunk instanceof Uint8Array)) {
@@ -97,7 +97,7 @@ export async function consumeBody(
     }
   } catch (cause) {
     await settlePending();
-    return err({ code: 'blob-body-failed', message: `reading the body failed: ${describe(cause)}`, cause });
+    return err({ code: 'blob-body-failed', message: `reading the body failed: ${messageOf(cause)}`, cause });
   }
   await settlePending();
   if (sinkFailure) return storageError(sinkFailure.cause);
@@ -135,8 +135,4 @@ export function checkDigests(digests: BodyDigests, expect: BodyExpectations): Re
     });
   }
   return ok(true);
-}
-
-function describe(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
 }

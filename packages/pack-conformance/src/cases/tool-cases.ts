@@ -109,6 +109,17 @@ export function toolCases(context: SuiteContext): void {
     });
   });
 
+  it('hands the handler only the secrets its needsSpec declares, naming (never valuing) the dropped ones', async () => {
+    const service = context.shared();
+    const ctx = { tenantId: 'tenant-9', runId: 'run-9', secrets: { apiKey: 'shh', otherKey: 'undeclared-value' } };
+    const reply = await invoke(service, toolCall('conformance.context', {}, ctx));
+    expect(reply.body).toMatchObject({ v: 2, kind: 'result', output: { secrets: { apiKey: 'shh' } } });
+    expect((reply.body as { output: { secrets: object } }).output.secrets).toEqual({ apiKey: 'shh' });
+    const dropped = await service.record((record) => eventOf(record) === 'secrets-dropped');
+    expect(dropped.names).toEqual(['otherKey']);
+    expect(JSON.stringify(service.records)).not.toContain('undeclared-value');
+  });
+
   it('fills in schema defaults, nested ones too, before the handler runs', async () => {
     const service = context.shared();
     const empty = await invoke(service, toolCall('conformance.defaults', {}));

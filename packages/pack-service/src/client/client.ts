@@ -4,6 +4,7 @@ import {
   err,
   ok,
   PACK_PROTOCOL_VERSION,
+  type PackCallOptions,
   type PackInfo,
   type PackResponse,
   type PackTransportError,
@@ -16,14 +17,8 @@ import { Agent, type Dispatcher } from 'undici';
 import { REPLY_TOO_LARGE, type RelayCall, type RelayResponse, relay } from '../transport/relay.js';
 import { outboundTraceparent } from './traceparent.js';
 
-/** Options shared by `invoke` and `check` (the `CallOptions` of `@kindgi/bindings`). */
-export interface PackCallOptions {
-  /** Sent as `kindgi-timeout-ms`: the service answers `deadline-exceeded` after it. */
-  deadlineMs?: number;
-  /** Aborting it closes the HTTP request, so the pack's `ctx.abortSignal` fires (`cancelled`). */
-  signal?: AbortSignal;
-  traceparent?: string;
-}
+/** Options shared by `invoke` and `check`: protocol's, also the bindings' call options. */
+export type { PackCallOptions } from '@kindgi/protocol';
 
 /** A tool call: the `RunHandlerBinding` argument, a bare tool id also accepted. */
 export interface PackInvokeCall extends PackCallOptions {

@@ -1,11 +1,10 @@
-import type { LogFields } from '@kindgi/protocol';
+import { isLogLevel, LOG_LEVELS, type LogFields, type LogLevel } from '@kindgi/protocol';
 import { stderrBatchedLineWriter } from './line-writer.js';
 
 export { type BatchedLineWriter, stderrBatchedLineWriter, stderrLineWriter } from './line-writer.js';
 
-/** Log levels, lowest first. */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+/** Log levels and their check: protocol's, shared with the server. */
+export { isLogLevel, LOG_LEVELS, type LogLevel };
 export type LogFormat = 'json' | 'pretty';
 
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -164,9 +163,4 @@ export function createPackLog(options: PackLogOptions = {}): PackLog {
     };
   }
   return make(options.subsystem ?? 'pack', {});
-}
-
-/** True for a known level name. */
-export function isLogLevel(value: string): value is LogLevel {
-  return (LOG_LEVELS as readonly string[]).includes(value);
 }

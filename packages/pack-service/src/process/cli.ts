@@ -31,7 +31,11 @@ Environment:
   KINDGI_PACK_SERVICE_MAX_OUTPUT_BYTES   largest reply; bigger results answer output-too-large (default 10485760)
   KINDGI_PACK_ENV_CHECK                  strict (default) or warn: a missing required env name
   KINDGI_PACK_ENV_FILTER                 on (default): pack code sees only declared and platform variables
+  KINDGI_PACK_SERVICE_METRICS            on: serve Prometheus metrics on the service's port (default off)
+  KINDGI_PACK_SERVICE_METRICS_PATH       where (default /metrics)
+  KINDGI_PACK_SERVICE_METRICS_TOKEN      a scrape must send Authorization: Bearer <token>, else 401
   KINDGI_LOG_LEVEL, KINDGI_LOG_LEVELS, KINDGI_LOG_FORMAT   logging (JSON lines on stderr)
+  OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_EXPORTER=otlp, …  OpenTelemetry spans over OTLP/HTTP (default off)
 
 Exit codes: 0 after a SIGTERM drain, 1 when it cannot start, 2 for a bad command line,
 70 when an exception went uncaught through the service's own code.

@@ -35,6 +35,8 @@ export interface PackServiceConfig {
   maxOutputBytes: number;
   envCheck: EnvCheckMode;
   envFilter: EnvFilterMode;
+  /** `KINDGI_PACK_SERVICE_METRICS=on`: Prometheus text at `path`, behind `token` when one is set. */
+  metrics?: { path: string; token?: string };
   log: { level: LogLevel; levels: Record<string, LogLevel>; format: LogFormat | 'auto' };
 }
 
@@ -80,7 +82,14 @@ function readArgs(argv: readonly string[], problems: string[]): Partial<Record<F
 const TOKEN_RULE =
   'may hold only printable ASCII without spaces (it travels in an HTTP header). Use a random value such as `openssl rand -hex 32`.';
 
-/** Reads the whole token from an inherited descriptor (a pipe the supervisor wrote and closed), then closes it. */
+/** The metrics bearer token's variable; like the pack token it never reaches pack code's environment. */
+export const METRICS_TOKEN_ENV_VAR = 'KINDGI_PACK_SERVICE_METRICS_TOKEN';
+
+/**
+ * Reads the whole descriptor (a pipe the supervisor or the process entry wrote and closed), then closes
+ * it: the pack token, then on a second line the metrics token when there is one (neither may hold
+ * whitespace).
+ */
 function readTokenFd(raw: string, problems: string[]): string | undefined {
   const fd = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(fd) || fd < 3) {
@@ -97,11 +106,10 @@ function readTokenFd(raw: string, problems: string[]): string | undefined {
   }
 }
 
-function readToken(env: Env, fd: string | undefined, problems: string[]): string {
-  const fromFd = fd === undefined ? undefined : readTokenFd(fd, problems);
+function readToken(env: Env, fromFd: string | undefined, fd: string | undefined, problems: string[]): string {
   if (fd !== undefined && fromFd === undefined) return '';
   const name = fromFd === undefined ? 'KINDGI_PACK_SERVICE_TOKEN' : `The token on file descriptor ${fd}`;
-  const token = (fromFd ?? env.KINDGI_PACK_SERVICE_TOKEN ?? '').trim();
+  const token = (fromFd?.split('\n')[0] ?? env.KINDGI_PACK_SERVICE_TOKEN ?? '').trim();
   if (token === '') {
     problems.push(fromFd === undefined ? 'KINDGI_PACK_SERVICE_TOKEN is required' : `${name} is empty`);
   } else if (!/^[\x21-\x7e]+$/.test(token)) {
@@ -116,6 +124,20 @@ function readPort(env: Env, problems: string[]): number {
   const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(port >= 0 && port <= 65535)) problems.push(`PORT must be a port number, got ${JSON.stringify(raw)}`);
   return port;
+}
+
+function readMetrics(env: Env, fromFd: string | undefined, problems: string[]): PackServiceConfig['metrics'] {
+  const on = readChoice(env, 'KINDGI_PACK_SERVICE_METRICS', ['off', 'on'], problems);
+  const token = (fromFd?.split('\n')[1] ?? env[METRICS_TOKEN_ENV_VAR])?.trim();
+  if (on === 'off') return undefined;
+  const path = env.KINDGI_PACK_SERVICE_METRICS_PATH?.trim() || '/metrics';
+  if (!/^\/[\x21-\x7e]*$/.test(path) || path.includes('?')) {
+    problems.push(`KINDGI_PACK_SERVICE_METRICS_PATH must be a path starting with /, not ${JSON.stringify(path)}`);
+  }
+  if (token !== undefined && token !== '' && !/^[\x21-\x7e]+$/.test(token)) {
+    problems.push(`${METRICS_TOKEN_ENV_VAR} ${TOKEN_RULE}`);
+  }
+  return token ? { path, token } : { path };
 }
 
 function readPositive(env: Env, name: string, fallback: number, problems: string[]): number {
@@ -179,12 +201,14 @@ export function readPackServiceConfig(
 ): Result<PackServiceConfig, string[]> {
   const problems: string[] = [];
   const args = readArgs(argv, problems);
+  const fd = args['--token-fd'];
+  const fromFd = fd === undefined ? undefined : readTokenFd(fd, problems);
   const indexPath = resolve(cwd, args['--index'] ?? (env.KINDGI_PACK_INDEX || DEFAULT_PACK_INDEX_PATH));
   const config: PackServiceConfig = {
     indexPath,
     moduleRoot: resolve(cwd, args['--module-root'] ?? dirname(indexPath)),
     port: readPort(env, problems),
-    token: readToken(env, args['--token-fd'], problems),
+    token: readToken(env, fromFd, fd, problems),
     tokenSource: args['--token-fd'] === undefined ? 'env' : 'fd',
     maxConcurrency: readPositive(env, 'KINDGI_PACK_SERVICE_MAX_CONCURRENCY', DEFAULT_MAX_CONCURRENCY, problems),
     maxOutputBytes: readPositive(env, 'KINDGI_PACK_SERVICE_MAX_OUTPUT_BYTES', DEFAULT_MAX_OUTPUT_BYTES, problems),
@@ -194,5 +218,7 @@ export function readPackServiceConfig(
   };
   if (args['--bundle-map'] !== undefined) config.bundleMapPath = resolve(cwd, args['--bundle-map']);
   if (args['--host'] !== undefined) config.host = args['--host'];
+  const metrics = readMetrics(env, fromFd, problems);
+  if (metrics !== undefined) config.metrics = metrics;
   return problems.length > 0 ? err(problems) : ok(config);
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { PackIndex } from '@kindgi/protocol';
 import type { PackLog } from '../log/log.js';
-import type { PackServiceConfig } from './config.js';
+import { METRICS_TOKEN_ENV_VAR, type PackServiceConfig } from './config.js';
 import { undeclaredPackEnv } from './pack-env.js';
 import { onStdinPipeClosed } from './parent-watch.js';
 
@@ -32,10 +32,11 @@ export function isolatedEnv(
   filter: PackServiceConfig['envFilter'],
 ): IsolatedEnv {
   const dropped = filter === 'on' ? undeclaredPackEnv(index.env, env) : [];
-  const gone = new Set([...dropped, TOKEN_ENV_VAR]);
+  const gone = new Set([...dropped, TOKEN_ENV_VAR, METRICS_TOKEN_ENV_VAR]);
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined && !gone.has(name)) kept[name] = value;
-  return { env: kept, dropped, mustReExec: dropped.length > 0 || env[TOKEN_ENV_VAR] !== undefined };
+  const tokens = env[TOKEN_ENV_VAR] !== undefined || env[METRICS_TOKEN_ENV_VAR] !== undefined;
+  return { env: kept, dropped, mustReExec: dropped.length > 0 || tokens };
 }
 
 /** Logs the names the env filter dropped (never their values), once, before pack code loads. */
@@ -61,7 +62,8 @@ function childArgs(argv: readonly string[]): string[] {
 }
 
 /**
- * Runs this same process entry again as a child whose environment is `env`, the token on descriptor 3.
+ * Runs this same process entry again as a child whose environment is `env`, the token on descriptor 3
+ * (the metrics token, when set, on its second line).
  * Its stdout and stderr are this process's (the `listening` record reaches the supervisor as is);
  * SIGTERM, SIGINT and SIGHUP are passed on, so a drain works as before; the child's stdin is a pipe from
  * this process, so it drains and exits if this one dies, even by SIGKILL; and when this process's own
@@ -73,6 +75,7 @@ export function runIsolated(
   env: Record<string, string>,
   token: string,
   log: PackLog,
+  metricsToken?: string,
 ): Promise<number> {
   const entry = process.argv[1] as string;
   const child = spawn(process.execPath, [...process.execArgv, entry, ...childArgs(argv)], {
@@ -82,7 +85,7 @@ export function runIsolated(
   child.stdin?.on('error', () => {});
   const tokenPipe = child.stdio[CHILD_TOKEN_FD] as NodeJS.WritableStream & { on(e: 'error', f: () => void): void };
   tokenPipe.on('error', () => {});
-  tokenPipe.end(token);
+  tokenPipe.end(metricsToken ? `${token}\n${metricsToken}` : token);
   const relay = (signal: NodeJS.Signals) => () => {
     child.kill(signal);
   };

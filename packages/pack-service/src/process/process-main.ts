@@ -1,10 +1,11 @@
 import { createPackLog, type LogFormat, type PackLog } from '../log/log.js';
 import { PACK_SERVICE_VERSION, readCommandLine, USAGE } from './cli.js';
-import { type PackServiceConfig, readPackServiceConfig } from './config.js';
+import { METRICS_TOKEN_ENV_VAR, type PackServiceConfig, readPackServiceConfig } from './config.js';
 import { readPackIndexFile } from './index-file.js';
 import { isolatedEnv, reportDropped, runIsolated, TOKEN_ENV_VAR } from './isolate.js';
 import { onStdinPipeClosed } from './parent-watch.js';
 import { PACK_SERVICE_DRAIN_MS, startPackService } from './start.js';
+import { packTracingRequested } from './tracing-env.js';
 import { containUncaught, ownCodeLocations, PACK_UNCAUGHT_EXIT_CODE } from './uncaught.js';
 
 function formatFor(setting: PackServiceConfig['log']['format']): LogFormat {
@@ -41,6 +42,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const block = { ...env };
   const read = readPackServiceConfig(argv, env);
   delete env[TOKEN_ENV_VAR];
+  delete env[METRICS_TOKEN_ENV_VAR];
   if (read.kind === 'err') return fail(createPackLog({ format: formatFor('auto') }), 'config-invalid', read.error);
   const config = read.value;
   const log = createPackLog({
@@ -55,7 +57,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     const isolated = isolatedEnv(index.value, block, config.envFilter);
     if (isolated.mustReExec) {
       reportDropped(log, isolated.dropped);
-      return runIsolated(argv, isolated.env, config.token, log);
+      return runIsolated(argv, isolated.env, config.token, log, config.metrics?.token);
     }
   }
   return serve(config, env, log);
@@ -69,7 +71,10 @@ async function serve(config: PackServiceConfig, env: NodeJS.ProcessEnv, log: Pac
     log.record('unhandled-rejection', 'warn', `Pack code left a promise rejection unhandled: ${String(reason)}`, {});
   });
 
-  const started = await startPackService({ ...config, env, log });
+  // The OpenTelemetry SDK is loaded only when OTEL_* asks for traces (off by default).
+  const tracing = packTracingRequested(env);
+  const shutdownTracing = tracing ? (await import('./tracing.js')).startPackTracing() : async () => undefined;
+  const started = await startPackService({ ...config, env, log, tracing });
   if (started.kind === 'err') return fail(log, 'boot-failed', started.error);
   const running = started.value;
 
@@ -80,7 +85,8 @@ async function serve(config: PackServiceConfig, env: NodeJS.ProcessEnv, log: Pac
     log.lifecycle('draining', 'info', `${why}: draining ${running.service.inFlight()} calls in flight`, {
       inFlight: running.service.inFlight(),
     });
-    void running.stop(PACK_SERVICE_DRAIN_MS).then(() => {
+    void running.stop(PACK_SERVICE_DRAIN_MS).then(async () => {
+      await shutdownTracing();
       log.lifecycle('stopped', 'info', 'Stopped');
       // Handlers still running past the grace must not keep the process alive.
       process.exit(exitCode);

@@ -26,6 +26,8 @@ export type StartPackServiceConfig = Pick<PackServiceConfig, 'indexPath' | 'modu
     runners?: PackRunners;
     defaultTimeoutMs?: number;
     maxBodyBytes?: number;
+    /** A span per call through the global OpenTelemetry provider (see `PackServiceOptions.tracing`). */
+    tracing?: boolean;
   };
 
 /** A listening pack service. */
@@ -93,7 +95,16 @@ export async function startPackService(config: StartPackServiceConfig): Promise<
     reportDropped(log, dropped);
   }
 
-  const service = createPackService({
+  // prom-client is loaded only when metrics are on: a service without them pays nothing for it.
+  let service: PackService | undefined;
+  const metrics =
+    config.metrics === undefined
+      ? undefined
+      : {
+          ...config.metrics,
+          metrics: (await import('../service/metrics.js')).createPackMetrics(() => service?.inFlight() ?? 0),
+        };
+  service = createPackService({
     index,
     resolveModule: resolved.value,
     token: config.token,
@@ -107,6 +118,8 @@ export async function startPackService(config: StartPackServiceConfig): Promise<
     ...(config.importModule !== undefined ? { importModule: config.importModule } : {}),
     ...(config.logger !== undefined ? { logger: config.logger } : {}),
     ...(config.runners !== undefined ? { runners: config.runners } : {}),
+    ...(metrics !== undefined ? { metrics } : {}),
+    ...(config.tracing !== undefined ? { tracing: config.tracing } : {}),
   });
   const warmed = await service.prewarm();
   if (warmed.kind === 'err') return warmed;

@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { PACK_HEADERS, type PackRequest } from '@kindgi/protocol';
 import type { LogFields, PackLog } from '../log/log.js';
+import type { PackMetrics } from './metrics.js';
 import type { ToolLogger } from './runners.js';
+import { endCallSpan } from './spans.js';
 import type { CallTrace } from './trace.js';
 
 /** A bare event for the legacy `logger` function (`{kind:'call', …}`). */
@@ -13,6 +15,10 @@ export interface CallLogDeps {
   legacy: LegacyLogger | undefined;
   packId: string;
   artifactVersion: string;
+  /** Counts each call's end, when metrics are on. */
+  metrics: PackMetrics | undefined;
+  /** A span per call (`runHandler` / `runCheck`) under the caller's `traceparent`. */
+  tracing: boolean;
 }
 
 /** Whether a call ran a tool or a check. */
@@ -85,7 +91,10 @@ export class LazyToolLog implements ToolLogger {
   }
 }
 
-/** The `call` record (and the legacy `call` event) of a call that found its tool or check. */
+/**
+ * The end of a call: its `call` record (and legacy `call` event) and its metrics. `elapsedMs` is the
+ * unrounded time since admission (the histogram keeps sub-millisecond calls apart; the record rounds).
+ */
 export function logCall(
   deps: CallLogDeps,
   target: Target,
@@ -93,8 +102,11 @@ export function logCall(
   ids: CallIds,
   trace: CallTrace,
   outcome: string,
-  ms: number,
+  elapsedMs: number,
 ): void {
+  deps.metrics?.callEnded(target, id, outcome, elapsedMs);
+  endCallSpan(trace, outcome);
+  const ms = Math.round(elapsedMs);
   deps.legacy?.({ kind: 'call', target, id, durationMs: ms, outcome });
   const level = outcome === 'ok' ? 'info' : 'warn';
   if (!deps.log.enabled(level)) return;
@@ -105,6 +117,7 @@ export function logCall(
   addCallIds(fields, ids);
   fields.traceId = trace.traceId;
   fields.spanId = trace.spanId;
+  if (trace.parentSpanId !== undefined) fields.parentSpanId = trace.parentSpanId;
   fields.packId = deps.packId;
   fields.artifactVersion = deps.artifactVersion;
   deps.log.record('call', level, `${target} ${id} ${outcome} ${ms}ms`, fields);

@@ -13,8 +13,10 @@ import {
 } from '@kindgi/protocol';
 import { parseTimeoutMs, readBody, sendCallReply, sendError } from '../transport/http-reply.js';
 import { type CallLogDeps, callIdsOf, LazyToolLog, logCall, logLate, type Subject, type Target } from './call-log.js';
-import type { PackCatalog } from './catalog.js';
+import type { CatalogTool, PackCatalog } from './catalog.js';
 import { DeferredAbortSignal, type HandlerError, type ModuleImporter, type PackRunners } from './runners.js';
+import { withDeclaredSecrets } from './secrets.js';
+import { startCallSpan, withCallSpan } from './spans.js';
 import { type CallTrace, callTrace } from './trace.js';
 
 export type { LegacyLogger } from './call-log.js';
@@ -115,7 +117,8 @@ export async function serveInvoke(
     return;
   }
   const request = parsed.value;
-  const trace = callTrace(req.headers[PACK_HEADERS.traceparent]);
+  const traceparent = req.headers[PACK_HEADERS.traceparent];
+  let trace = callTrace(traceparent);
   const ids = callIdsOf(request, req.headers);
   const target: Target = request.kind === 'invoke' ? 'tool' : 'check';
   const id = request.kind === 'invoke' ? request.tool.id : request.check.id;
@@ -124,9 +127,10 @@ export async function serveInvoke(
     request.kind === 'invoke' ? deps.catalog.findTool(request.tool) : deps.catalog.findCheck(request.check.id);
   if (found.kind === 'err') {
     reply(deps, res, admittedAt, found.error);
-    logCall(deps, target, id, ids, trace, found.error.code, Math.round(performance.now() - admittedAt));
+    logCall(deps, target, id, ids, trace, found.error.code, performance.now() - admittedAt);
     return;
   }
+  if (deps.tracing) trace = startCallSpan(target, id, typeof traceparent === 'string' ? traceparent : undefined, trace);
 
   // The signal is made only if pack code reads it: most handlers never do, and a controller is costly.
   const abort = new DeferredAbortSignal();
@@ -142,7 +146,8 @@ export async function serveInvoke(
     };
     watchers = watchClose(req.socket, onClose);
     if (res.destroyed || req.socket.destroyed) resolve('cancelled');
-    run = startRun(deps, request, found.value, abort, trace);
+    const runTrace = trace;
+    run = withCallSpan(runTrace, () => startRun(deps, request, found.value, abort, runTrace));
     run.then(resolve, reject);
   });
   let outcome: RunOutcome | StopReason;
@@ -162,7 +167,7 @@ export async function serveInvoke(
         : packError('cancelled', `\`${id}\` was cancelled`, subject);
     abort.abort(new DOMException(message.message, outcome === 'deadline' ? 'TimeoutError' : 'AbortError'));
     if (outcome === 'deadline') reply(deps, res, admittedAt, message);
-    logCall(deps, target, id, ids, trace, message.code, Math.round(performance.now() - admittedAt));
+    logCall(deps, target, id, ids, trace, message.code, performance.now() - admittedAt);
     const late = () => logLate(deps, target, id, subject, Math.round(performance.now() - stoppedAt));
     // A runner that rejects (it should never) must not become an unhandled rejection after the reply.
     void (run as Promise<RunOutcome>).then(late, late);
@@ -178,22 +183,23 @@ export async function serveInvoke(
     reply(deps, res, admittedAt, message);
   }
   const code = message.kind === 'error' ? (message as ErrorMessage).code : 'ok';
-  logCall(deps, target, id, ids, trace, code, Math.round(performance.now() - admittedAt));
+  logCall(deps, target, id, ids, trace, code, performance.now() - admittedAt);
 }
 
 function startRun(
   deps: CallDeps,
   request: PackRequest,
-  found: { modulePath: string; entry: Record<string, unknown> },
+  found: CatalogTool | { modulePath: string; entry: Record<string, unknown> },
   abort: DeferredAbortSignal,
   trace: CallTrace,
 ): Promise<RunOutcome> {
   if (request.kind === 'invoke') {
-    const entry = found.entry as { id: string; input: unknown; output: unknown; version?: string };
+    const tool = found as CatalogTool;
+    const entry = tool.entry;
     return deps.runners.runHandler({
       tool: { id: entry.id, modulePath: found.modulePath, inputSchema: entry.input, outputSchema: entry.output },
       input: request.input,
-      ctx: request.ctx,
+      ctx: withDeclaredSecrets(deps, entry.id, tool.secrets, request.ctx),
       abortSignal: abort,
       ...(deps.importModule ? { importHandler: deps.importModule } : {}),
       log: new LazyToolLog(deps.log, request.ctx, entry.id, trace),

@@ -14,6 +14,8 @@ import {
 export interface CatalogTool {
   entry: IndexTool;
   modulePath: string;
+  /** The names its `needsSpec.secrets` declares: the only secrets its handler is given. */
+  secrets: ReadonlySet<string>;
 }
 
 /** A check the service runs, keyed by `checkId ?? id`. */
@@ -33,6 +35,15 @@ export interface PackCatalog {
   modulePaths(): string[];
 }
 
+/** The secret names an index tool entry declares (`needsSpec.secrets` is keyed by name, as the Java SDK reads it). */
+export function declaredSecrets(entry: IndexTool): ReadonlySet<string> {
+  const needs = entry.needsSpec;
+  if (typeof needs !== 'object' || needs === null) return new Set();
+  const secrets = (needs as { secrets?: unknown }).secrets;
+  if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) return new Set();
+  return new Set(Object.keys(secrets));
+}
+
 const byVersion = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /**
@@ -42,7 +53,7 @@ const byVersion = (a: string, b: string): number => a.localeCompare(b, 'en', { n
 export function createCatalog(index: PackIndex, resolveModule: (modulePath: string) => string): PackCatalog {
   const tools: CatalogTool[] = index.tools
     .filter((entry) => entry.spec === undefined)
-    .map((entry) => ({ entry, modulePath: resolveModule(entry.modulePath) }));
+    .map((entry) => ({ entry, modulePath: resolveModule(entry.modulePath), secrets: declaredSecrets(entry) }));
   const checks: CatalogCheck[] = [];
   const checkById = new Map<string, CatalogCheck>();
   for (const entry of index.guardrails) {

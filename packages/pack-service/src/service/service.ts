@@ -17,6 +17,7 @@ import { createPackLog, type PackLog } from '../log/log.js';
 import { DEFAULT_MAX_CONCURRENCY, type EnvCheckMode } from '../process/config.js';
 import { missingPackEnv } from '../process/pack-env.js';
 import { sendError, sendJson } from '../transport/http-reply.js';
+import { type MetricsRouteOptions, metricsRoute } from '../transport/metrics-route.js';
 import { tokenChecker } from '../transport/token.js';
 import { type LegacyLogger, serveInvoke } from './call.js';
 import { createCatalog } from './catalog.js';
@@ -50,6 +51,13 @@ export interface PackServiceOptions {
   logger?: LegacyLogger;
   /** The handler runner (default `@kindgi/handler-runner`). */
   runners?: PackRunners;
+  /**
+   * A span per call (`runHandler <toolId>` / `runCheck <checkId>`) under the caller's `traceparent`,
+   * through the global OpenTelemetry provider (the process entry registers one from `OTEL_*`). Default false.
+   */
+  tracing?: boolean;
+  /** Serves `GET <path>` (Prometheus text) and counts every call; off when absent. */
+  metrics?: MetricsRouteOptions;
 }
 
 /** A pack service: a `node:http` request handler plus its lifecycle. */
@@ -107,7 +115,10 @@ export function createPackService(options: PackServiceOptions): PackService {
     maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     importModule: options.importModule,
+    metrics: options.metrics?.metrics,
+    tracing: options.tracing ?? false,
   };
+  const metrics = options.metrics === undefined ? undefined : metricsRoute(options.metrics);
   let prewarmed = false;
   let draining = false;
   let inFlight = 0;
@@ -118,6 +129,7 @@ export function createPackService(options: PackServiceOptions): PackService {
   /** The 503 reply that applies now, if any, in the published order. */
   function unavailable(res: ServerResponse, checkLoad: boolean): boolean {
     if (draining) {
+      if (checkLoad) deps.metrics?.rejected('draining');
       sendError(res, 503, 'draining', {}, RETRY);
       return true;
     }
@@ -125,15 +137,18 @@ export function createPackService(options: PackServiceOptions): PackService {
     if (envCheck === 'strict' && (index.env?.required?.length ?? 0) > 0) {
       const missing = missingEnv();
       if (missing.length > 0) {
+        if (checkLoad) deps.metrics?.rejected('missing-env');
         sendError(res, 503, 'missing env', { missingEnv: missing }, RETRY);
         return true;
       }
     }
     if (!prewarmed) {
+      if (checkLoad) deps.metrics?.rejected('not-ready');
       sendError(res, 503, 'not ready', {}, RETRY);
       return true;
     }
     if (checkLoad && inFlight >= maxConcurrency) {
+      deps.metrics?.rejected('overloaded');
       sendError(res, 503, 'overloaded', {}, RETRY);
       return true;
     }
@@ -182,7 +197,10 @@ export function createPackService(options: PackServiceOptions): PackService {
   function route(req: IncomingMessage, res: ServerResponse): void {
     const path = pathOf(req.url);
     const method = ROUTES[path];
-    if (method === undefined) sendError(res, 404, `No route ${req.url ?? ''}`);
+    if (metrics !== undefined && path === metrics.path && method === undefined) {
+      if (req.method !== 'GET') sendError(res, 405, 'Use GET');
+      else metrics.serve(req.headers.authorization, res);
+    } else if (method === undefined) sendError(res, 404, `No route ${req.url ?? ''}`);
     else if (req.method !== method) sendError(res, 405, `Use ${method}`);
     else if (path === '/healthz') sendJson(res, 200, '{"status":"ok"}');
     else if (path === '/readyz') {

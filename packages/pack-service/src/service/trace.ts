@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 
 /** The ids a call record carries: the caller's trace and a fresh span for this call. */
 export interface CallTrace {
@@ -6,6 +7,8 @@ export interface CallTrace {
   spanId: string;
   /** The caller's span, when a valid `traceparent` named one. */
   parentSpanId?: string;
+  /** The call's OpenTelemetry span, when tracing is on (its ids are then `traceId` / `spanId`). */
+  span?: Span;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

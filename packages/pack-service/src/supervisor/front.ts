@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_OUTPUT_BYTES, PACK_HEADERS } from '@kindgi/protocol';
+import { SpanKind } from '@opentelemetry/api';
+import { endSpan, startSpanUnder, traceparentOf } from '../service/spans.js';
 import { parseTimeoutMs, readBody, sendError, sendJson } from '../transport/http-reply.js';
 import { REPLY_TOO_LARGE, type RelayCall, relay } from '../transport/relay.js';
 import { tokenChecker } from '../transport/token.js';
@@ -137,7 +139,15 @@ export function createFrontHandler(options: FrontOptions): (req: IncomingMessage
       if (read.kind === 'too-large') return sendError(res, 413, 'Request body too large');
       const body = read.body;
       const contentType = req.headers['content-type'] ?? null;
-      return forward(res, options, { ...ids, route: '/v1/invoke', body, contentType });
+      // The relay hop's span (recording only when the host registered an OpenTelemetry SDK): the child's
+      // call span is its child, so the hop is sent on as the `traceparent`.
+      const span = startSpanUnder('relay /v1/invoke', SpanKind.SERVER, ids.traceparent, {});
+      const call = { ...ids, route: '/v1/invoke', body, contentType } as const;
+      if (span === undefined) return forward(res, options, call);
+      const traceparent = traceparentOf(span) ?? ids.traceparent;
+      return forward(res, options, { ...call, traceparent }).finally(() => {
+        endSpan(span, res.statusCode === 200 ? 'ok' : `http-${res.statusCode}`);
+      });
     });
   };
 }

@@ -73,8 +73,15 @@ function writePacks(dir) {
   return { node, java, classpath };
 }
 
-function startService(command, args, env) {
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts a service and resolves with its port. With `tokenFd`, the token goes on descriptor 3 (as the
+ * supervisor passes it to the TypeScript service): with it in the environment that service re-executes
+ * itself to keep it from pack code, and /proc would time and size the launcher instead of the service.
+ */
+function startService(command, args, env, tokenFd) {
+  const stdio = tokenFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
+  const child = spawn(command, args, { env, stdio });
+  if (tokenFd !== undefined) child.stdio[3].end(tokenFd);
   child.stdout.resume();
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stderr }).on('line', (line) => {
@@ -111,7 +118,7 @@ function childPidsOf(pid) {
   );
 }
 
-/** CPU ticks of a target: the service, and for `Main serve` its pack JVM too. */
+/** CPU ticks of a target and its children: for `Main serve`, the launcher and its pack JVM summed. */
 const treeTicks = (pid) => [pid, ...childPidsOf(pid)].reduce((sum, p) => sum + cpuTicks(p), 0);
 
 // `Main serve` is a launcher whose child JVM runs the pack: both count.
@@ -129,19 +136,22 @@ const dir = mkdtempSync(join(tmpdir(), 'kindgi-java-bench-'));
 const children = [];
 try {
   const packs = writePacks(dir);
-  const env = {
+  const tsEnv = {
     PATH: process.env.PATH,
     PORT: '0',
-    KINDGI_PACK_SERVICE_TOKEN: TOKEN,
     KINDGI_LOG_FORMAT: 'json',
     KINDGI_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   };
   const ts = await startService(
     process.execPath,
-    [join(serviceDist, 'main.js'), '--index', join(packs.node, 'index.json'), '--host', '127.0.0.1'],
-    env,
+    [join(serviceDist, 'main.js'), '--index', join(packs.node, 'index.json'), '--host', '127.0.0.1', '--token-fd', '3'],
+    tsEnv,
+    TOKEN,
   );
   children.push(ts.child);
+  // A JVM can't open an inherited pipe as /dev/fd/3, so `Main serve` takes the token from its environment
+  // and keeps it out of the pack JVM's (the launcher is the JVM timed and sized together with its child).
+  const env = { ...tsEnv, KINDGI_PACK_SERVICE_TOKEN: TOKEN };
   // The Java service twice: with the SDK's container defaults (what `Main serve` gives its pack JVM), and
   // with the JVM's own ergonomics (KINDGI_PACK_JVM_DEFAULTS=off), so the defaults' cost shows in one run.
   const javaArgs = [

@@ -22,6 +22,7 @@ public final class ToolContext {
   private final Map<String, Object> settings;
   private final Cancellation cancellation;
   private final Map<String, Object> raw;
+  private final ToolLog log;
 
   /**
    * A context built by hand (tests): tenant, run, request, project and org ids, then {@code env},
@@ -38,7 +39,7 @@ public final class ToolContext {
       Map<String, ?> config,
       Map<String, ?> settings,
       Cancellation cancellation) {
-    this(tenantId, runId, requestId, projectId, orgId, env, secrets, config, settings, cancellation, Map.of());
+    this(tenantId, runId, requestId, projectId, orgId, env, secrets, config, settings, cancellation, Map.of(), new ToolLog(null, Map.of()));
   }
 
   ToolContext(
@@ -52,7 +53,8 @@ public final class ToolContext {
       Map<String, ?> config,
       Map<String, ?> settings,
       Cancellation cancellation,
-      Map<String, ?> raw) {
+      Map<String, ?> raw,
+      ToolLog log) {
     this.tenantId = Objects.requireNonNull(tenantId, "tenantId");
     this.runId = Objects.requireNonNull(runId, "runId");
     this.requestId = requestId;
@@ -64,6 +66,7 @@ public final class ToolContext {
     this.settings = copy(settings);
     this.cancellation = Objects.requireNonNull(cancellation, "cancellation");
     this.raw = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(raw));
+    this.log = Objects.requireNonNull(log, "log");
   }
 
   @SuppressWarnings("unchecked")
@@ -119,6 +122,11 @@ public final class ToolContext {
 
   public Cancellation cancellation() {
     return cancellation;
+  }
+
+  /** The pack service's log for this call: records carry the call's ids and trace ids (see {@link ToolLog}). */
+  public ToolLog log() {
+    return log;
   }
 
   /** The context as the runtime sent it, without {@code secrets}, including fields a newer runtime adds. */

@@ -22,12 +22,16 @@ final class Call {
   private final Map<String, Object> ids = new LinkedHashMap<>();
   private final String traceId;
   private final String spanId;
+  private final String parentSpanId;
   boolean done;
   boolean stopped;
   long stoppedAt;
   ScheduledFuture<?> timer;
 
-  /** A well-formed request's call; {@code traceparent} gives the trace id (a fresh one otherwise) and the call a fresh span. */
+  /**
+   * A well-formed request's call. A valid W3C {@code traceparent} gives the trace id and the caller's span
+   * ({@code parentSpanId}); a malformed one is ignored and a fresh trace starts. The call gets a span of its own.
+   */
   Call(JsonNode message, String traceparent) {
     boolean tool = "invoke".equals(message.path("kind").asText());
     target = tool ? "tool" : "check";
@@ -43,6 +47,15 @@ final class Call {
     boolean valid = m != null && m.matches() && !m.group(1).equals("ff") && !m.group(2).equals("0".repeat(32))
         && !m.group(3).equals("0".repeat(16));
     traceId = valid ? m.group(2) : hex(16);
+    parentSpanId = valid ? m.group(3) : null;
+  }
+
+  /** What each record about this call's run carries: the caller's ids, then {@code traceId} and {@code spanId}. */
+  Map<String, Object> logFields() {
+    Map<String, Object> fields = new LinkedHashMap<>(ids);
+    fields.put("traceId", traceId);
+    fields.put("spanId", spanId);
+    return fields;
   }
 
   private static String hex(int bytes) {
@@ -79,6 +92,7 @@ final class Call {
     fields.putAll(ids);
     fields.put("traceId", traceId);
     fields.put("spanId", spanId);
+    if (parentSpanId != null) fields.put("parentSpanId", parentSpanId);
     fields.put("packId", s.catalog.packId);
     fields.put("artifactVersion", s.catalog.artifactVersion);
     s.log.record("call", level, target + " " + id + " " + outcome + " " + ms + "ms", fields);
@@ -92,6 +106,8 @@ final class Call {
     fields.put("id", id);
     fields.put(subjectKey(), id);
     fields.put("afterMs", afterMs);
+    fields.put("traceId", traceId);
+    fields.put("spanId", spanId);
     fields.put("packId", s.catalog.packId);
     fields.put("artifactVersion", s.catalog.artifactVersion);
     s.log.record("handler-finished-late", PackLog.Level.warn, target + " " + id + " finished " + afterMs + "ms after its call ended", fields);

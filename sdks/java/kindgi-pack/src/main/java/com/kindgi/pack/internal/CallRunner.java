@@ -27,13 +27,16 @@ public final class CallRunner {
     this.log = log;
   }
 
-  /** Runs a well-formed request (see {@link Messages#check}). */
-  public Map<String, Object> run(JsonNode request, Cancellation cancellation) {
-    if ("invoke".equals(request.path("kind").asText())) return invoke(request, cancellation);
+  /**
+   * Runs a well-formed request (see {@link Messages#check}); {@code logFields} (the call's ids and trace ids)
+   * go on every record its run writes.
+   */
+  public Map<String, Object> run(JsonNode request, Cancellation cancellation, Map<String, Object> logFields) {
+    if ("invoke".equals(request.path("kind").asText())) return invoke(request, cancellation, logFields);
     return checkInvoke(request);
   }
 
-  private Map<String, Object> invoke(JsonNode request, Cancellation cancellation) {
+  private Map<String, Object> invoke(JsonNode request, Cancellation cancellation, Map<String, Object> logFields) {
     String id = request.path("tool").path("id").asText();
     String version = request.path("tool").path("version").isTextual() ? request.path("tool").path("version").asText() : null;
     List<PackCatalog.ServedTool> versions = catalog.tools.get(id);
@@ -57,11 +60,12 @@ public final class CallRunner {
       }
     }
     return runTool(served, request.get("input") == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : request.get("input"),
-        (ObjectNode) request.get("ctx"), cancellation);
+        (ObjectNode) request.get("ctx"), cancellation, logFields);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private Map<String, Object> runTool(PackCatalog.ServedTool served, JsonNode rawInput, ObjectNode ctx, Cancellation cancellation) {
+  private Map<String, Object> runTool(PackCatalog.ServedTool served, JsonNode rawInput, ObjectNode ctx, Cancellation cancellation,
+      Map<String, Object> logFields) {
     String id = served.id();
     JsonNode input = rawInput.isMissingNode() ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : rawInput.deepCopy();
     try {
@@ -80,7 +84,7 @@ public final class CallRunner {
     }
     Object output;
     try {
-      output = tool.call(bound, context(served, ctx, cancellation));
+      output = tool.call(bound, context(served, ctx, cancellation, logFields));
     } catch (Throwable t) {
       Map<String, Object> error = Messages.error("handler-throw", "Handler for tool \"" + id + "\" threw: " + Messages.describe(t), true, id, null);
       error.put("cause", Messages.cause(t));
@@ -137,22 +141,24 @@ public final class CallRunner {
     }
   }
 
-  private ToolContext context(PackCatalog.ServedTool served, ObjectNode ctx, Cancellation cancellation) {
+  private ToolContext context(PackCatalog.ServedTool served, ObjectNode ctx, Cancellation cancellation, Map<String, Object> logFields) {
     Map<String, Object> raw = Json.toMap(ctx);
     Object sent = raw.remove("secrets");
-    Map<String, Object> secrets = declaredSecrets(served, sent instanceof Map<?, ?> s ? castMap(s) : Map.of());
+    Map<String, Object> secrets = declaredSecrets(served, sent instanceof Map<?, ?> s ? castMap(s) : Map.of(), logFields);
+    Map<String, Object> toolFields = new LinkedHashMap<>(logFields);
+    toolFields.put("toolId", served.id());
     return com.kindgi.pack.Contexts.create(
         ctx.path("tenantId").asText(), ctx.path("runId").asText(), text(ctx, "requestId"), text(ctx, "projectId"), text(ctx, "orgId"),
         stringMap(raw.get("env")), secrets,
         raw.get("config") instanceof Map<?, ?> c ? castMap(c) : Map.of(),
-        raw.get("settings") instanceof Map<?, ?> st ? castMap(st) : Map.of(), cancellation, raw);
+        raw.get("settings") instanceof Map<?, ?> st ? castMap(st) : Map.of(), cancellation, raw, log, toolFields);
   }
 
   /**
    * The sent secrets the tool declares in {@code needsSpec}: a caller that sends more (another tool's key)
    * must not hand it to this handler. Dropped names are logged, never their values.
    */
-  private Map<String, Object> declaredSecrets(PackCatalog.ServedTool served, Map<String, Object> sent) {
+  private Map<String, Object> declaredSecrets(PackCatalog.ServedTool served, Map<String, Object> sent, Map<String, Object> logFields) {
     Map<String, Object> kept = new LinkedHashMap<>();
     List<String> dropped = new ArrayList<>();
     for (Map.Entry<String, Object> e : sent.entrySet()) {
@@ -162,9 +168,15 @@ public final class CallRunner {
     if (!dropped.isEmpty()) {
       dropped.sort(null);
       log.record("secrets-dropped", PackLog.Level.warn, "Tool \"" + served.id() + "\" was sent secrets its needsSpec doesn't declare, "
-          + "dropped: " + String.join(", ", dropped), Map.of("tool", served.id(), "names", dropped));
+          + "dropped: " + String.join(", ", dropped), withFields(Map.of("tool", served.id(), "names", dropped), logFields));
     }
     return kept;
+  }
+
+  private static Map<String, Object> withFields(Map<String, Object> own, Map<String, Object> logFields) {
+    Map<String, Object> fields = new LinkedHashMap<>(own);
+    logFields.forEach(fields::putIfAbsent);
+    return fields;
   }
 
   @SuppressWarnings("unchecked")

@@ -205,7 +205,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
       c.cancellation.bindThread(Thread.currentThread());
       Map<String, Object> outcome;
       try {
-        outcome = s.runner.run(message, c.cancellation);
+        outcome = s.runner.run(message, c.cancellation, c.logFields());
       } finally {
         c.cancellation.bindThread(null);
         Thread.interrupted();

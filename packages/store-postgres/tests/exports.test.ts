@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+
+// Each entry point's runtime exports, by name: adding, renaming or removing one must show up in review as a
+// change to these lists (types are checked by the packages that import them).
+describe('@kindgi/store-postgres public surface', () => {
+  it('. exports exactly these names', async () => {
+    const surface = await import('../src/index.js');
+    expect(Object.keys(surface).sort()).toEqual([
+      'MIGRATIONS_DIR',
+      'NOW_MS',
+      'PendingObjectLost',
+      'PostgresListener',
+      'RUN_EVENTS_CHANNEL',
+      'RUN_QUEUE_CHANNEL',
+      'abortUpload',
+      'claimPending',
+      'commitObject',
+      'completeUpload',
+      'createPostgresIdempotencyStore',
+      'createPostgresPool',
+      'createPostgresRunStore',
+      'createUpload',
+      'discardObject',
+      'expireUploads',
+      'findUpload',
+      'forgetPending',
+      'hideDatabasePassword',
+      'inTransaction',
+      'listObjects',
+      'listObjectsByPrefix',
+      'listUploadParts',
+      'listUploads',
+      'markPending',
+      'maskDatabaseUrl',
+      'migrate',
+      'notePendingUpload',
+      'objectAt',
+      'objectById',
+      'openPostgresStores',
+      'readMigrations',
+      'recordPart',
+      'removeObject',
+      'sortKey',
+      'sweepDue',
+    ]);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+
+// Each entry point's runtime exports, by name: adding, renaming or removing one must show up in review as a
+// change to these lists (types are checked by the packages that import them).
+describe('@kindgi/testing public surface', () => {
+  it('. exports exactly these names', async () => {
+    const surface = await import('../src/index.js');
+    expect(Object.keys(surface).sort()).toEqual([
+      'AWKWARD_KEYS',
+      'ScriptedReply',
+      'UnprovidedBindingError',
+      'createInMemoryBlobStorage',
+      'createInMemoryRunStore',
+      'createInMemoryToolRegistry',
+      'createScriptedRunCheck',
+      'createScriptedRunHandler',
+      'createStaticS3Credentials',
+      'createStaticTokenResolver',
+      'createStubAppBindings',
+      'parseSseFrames',
+      'readSse',
+      'scriptedReply',
+    ]);
+  });
+
+  it('./postgres exports exactly these names', async () => {
+    const surface = await import('../src/postgres.js');
+    expect(Object.keys(surface).sort()).toEqual(['startPostgres']);
+  });
+
+  it('./moto exports exactly these names', async () => {
+    const surface = await import('../src/moto.js');
+    expect(Object.keys(surface).sort()).toEqual(['startMotoServer', 'startRelay', 'testVenvBin']);
+  });
+});
