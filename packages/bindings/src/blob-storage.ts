@@ -290,3 +290,15 @@ export const MIN_MULTIPART_PART_BYTES = 5 * 1024 * 1024;
 export const MAX_MULTIPART_PARTS = 10_000;
 /** The bucket a bespoke upload's blob is addressed under. */
 export const ARTIFACTS_BUCKET = 'artifacts';
+
+/** The multipart half of {@link BlobStorageBinding}: what each storage implements in its multipart module. */
+export type BlobMultipartMethods = Pick<
+  BlobStorageBinding,
+  | 'initiateMultipartUpload'
+  | 'uploadPart'
+  | 'completeMultipartUpload'
+  | 'abortMultipartUpload'
+  | 'listParts'
+  | 'listMultipartUploads'
+  | 'expireMultipartUploads'
+>;

@@ -43,6 +43,7 @@ export {
   type BlobGetOptions,
   type BlobListPage,
   type BlobMeta,
+  type BlobMultipartMethods,
   type BlobPutInput,
   type BlobReadResult,
   type BlobStorageBinding,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import type { BlobChecksums, BlobError, BlobMeta, BlobStorageBinding, CompletedPart } from '@kindgi/bindings';
+import type { BlobChecksums, BlobError, BlobMeta, CompletedPart } from '@kindgi/bindings';
 import {
+  type BlobMultipartMethods,
   buildMeta,
   checkAddress,
   checkCompletion,
@@ -18,17 +19,6 @@ import { guarded } from './guarded.js';
 import type { BlobRows } from './rows.js';
 import type { UploadInfo, UploadRows } from './upload-rows.js';
 
-type MultipartMethods = Pick<
-  BlobStorageBinding,
-  | 'initiateMultipartUpload'
-  | 'uploadPart'
-  | 'completeMultipartUpload'
-  | 'abortMultipartUpload'
-  | 'listParts'
-  | 'listMultipartUploads'
-  | 'expireMultipartUploads'
->;
-
 const notFound = (uploadId: string) =>
   err({ code: 'upload-not-found' as const, message: `upload ${uploadId} does not exist`, uploadId });
 
@@ -36,7 +26,11 @@ const notFound = (uploadId: string) =>
  * Multipart uploads on disk: each part a file with a row; completion concatenates them into one object and
  * keeps the upload's row (without parts) as the answer to a retried completion until it expires.
  */
-export function multipartOperations(rows: BlobRows, uploads: UploadRows, directory: BlobDirectory): MultipartMethods {
+export function multipartOperations(
+  rows: BlobRows,
+  uploads: UploadRows,
+  directory: BlobDirectory,
+): BlobMultipartMethods {
   const db = rows.db;
   const find = (tenantId: string, bucket: string, key: string, uploadId: string): Result<UploadInfo, BlobError> => {
     const info = uploads.upload(tenantId, uploadId);

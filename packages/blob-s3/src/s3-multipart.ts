@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobError, BlobStorageBinding, CompletedPart } from '@kindgi/bindings';
+import type { BlobError, CompletedPart } from '@kindgi/bindings';
 import {
+  type BlobMultipartMethods,
   buildMeta,
   checkAddress,
   checkCompletion,
@@ -26,17 +27,6 @@ import {
 import { abandon, discardNow, guarded, type StorageContext, writePending } from './context.js';
 import { blobObjectKey } from './s3-storage.js';
 
-type MultipartMethods = Pick<
-  BlobStorageBinding,
-  | 'initiateMultipartUpload'
-  | 'uploadPart'
-  | 'completeMultipartUpload'
-  | 'abortMultipartUpload'
-  | 'listParts'
-  | 'listMultipartUploads'
-  | 'expireMultipartUploads'
->;
-
 /** Raised inside the assembled body when a part's object cannot be read: the store's fault, not a client's. */
 class PartUnreadable extends Error {}
 
@@ -54,7 +44,7 @@ async function* partsInOrder(context: StorageContext, parts: readonly PartRecord
  * order, into one new object (hashing it whole for the sha256 the metadata keeps), then commits it and drops
  * the upload in one transaction.
  */
-export function multipartOperations(context: StorageContext): MultipartMethods {
+export function multipartOperations(context: StorageContext): BlobMultipartMethods {
   const { pool } = context;
   const notFound = (uploadId: string) =>
     err({ code: 'upload-not-found' as const, message: `upload ${uploadId} does not exist`, uploadId });

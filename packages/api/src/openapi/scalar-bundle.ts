@@ -26,7 +26,7 @@ export class ScalarBundleMissingError extends Error {
   constructor(detail: string, options?: { cause?: unknown }) {
     super(
       `The API docs page (createApp openapi.docs) needs ${SCALAR_PACKAGE}'s browser bundle, but ${detail}. ` +
-        `Install ${SCALAR_PACKAGE} alongside @kindgi/api (an optional dependency, needed only for the docs ` +
+        `Install ${SCALAR_PACKAGE} alongside @kindgi/api (an optional peer dependency, needed only for the docs ` +
         'page: `--omit=optional` or a pruned node_modules leaves it out), or omit openapi.docs.',
       options,
     );

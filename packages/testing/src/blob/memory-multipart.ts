@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   type BlobError,
   type BlobMeta,
-  type BlobStorageBinding,
+  type BlobMultipartMethods,
   buildMeta,
   checkAddress,
   checkCompletion,
@@ -18,17 +18,6 @@ import {
 import { err, ok, type Result } from '@kindgi/protocol';
 import type { MemoryUpload, TenantState } from './memory-state.js';
 
-type MultipartMethods = Pick<
-  BlobStorageBinding,
-  | 'initiateMultipartUpload'
-  | 'uploadPart'
-  | 'completeMultipartUpload'
-  | 'abortMultipartUpload'
-  | 'listParts'
-  | 'listMultipartUploads'
-  | 'expireMultipartUploads'
->;
-
 /** What the multipart operations need from the in-memory binding that holds them. */
 export interface MemoryMultipartHost {
   tenant(tenantId: string): TenantState;
@@ -42,7 +31,7 @@ function notFound(uploadId: string): { kind: 'err'; error: BlobError } {
 }
 
 /** Multipart uploads held in memory, with the same rules (shared from `@kindgi/bindings`) as every binding. */
-export function memoryMultipart(host: MemoryMultipartHost): MultipartMethods {
+export function memoryMultipart(host: MemoryMultipartHost): BlobMultipartMethods {
   // Completed uploads stay in the map (with `completed` set) so a retried Complete gets the same answer.
   function open(tenantId: string, bucket: string, key: string, uploadId: string): Result<MemoryUpload, BlobError> {
     const found = host.tenant(tenantId).uploads.get(uploadId);
