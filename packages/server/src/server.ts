@@ -92,11 +92,13 @@ function defaultPackCommand(): string[] {
 }
 
 /**
- * `/readyz`: the database answers a query, blob storage answers a lookup (and, for the embedded folder, the
- * folder is writable), and every pack is serving (a local child, or a remote service that answers).
+ * `/readyz`: the databases answer a query (the embedded one, and PostgreSQL when the runs and idempotency
+ * state live there), blob storage answers a lookup (and, for the embedded folder, the folder is writable),
+ * and every pack is serving (a local child, or a remote service that answers).
  */
 function readinessProbe(
   database: KindgiDatabase,
+  sharedState: { query(sql: string): Promise<unknown> } | undefined,
   blobStorage: BlobStorageBinding,
   objectsDir: string | undefined,
   hosts: ReadonlyMap<string, PackHost>,
@@ -105,6 +107,7 @@ function readinessProbe(
     const checks: Record<string, ReadinessCheckResult> = {};
     try {
       database.prepare('SELECT 1').get();
+      if (sharedState !== undefined) await sharedState.query('SELECT 1');
       if (objectsDir !== undefined) await access(objectsDir, constants.W_OK);
       // A lookup of a blob that cannot exist: the binding's own round trip to wherever metadata lives.
       const probe = await blobStorage.head('kindgi-readyz', 'kindgi-readyz');
@@ -286,6 +289,7 @@ export async function startServer(
     ...(config.artifactMaxBytes ? { artifactMaxBytes: config.artifactMaxBytes } : {}),
     readiness: readinessProbe(
       database,
+      state.value.pool,
       blobStorage,
       config.blobs?.kind === 's3' ? undefined : join(config.dataDir, 'objects'),
       hosts,

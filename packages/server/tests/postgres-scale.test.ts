@@ -137,6 +137,8 @@ describe('two servers on one PostgreSQL', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(503);
       expect((answer.body as { error: { code: string } }).error.code).toBe('storage-unavailable');
     }
+    // An orchestrator sees the outage too: the servers report not ready while PostgreSQL is down.
+    expect((await fetch(new URL('/readyz', a.url))).status).toBe(503);
     await pg.start();
     for (const server of [a, b]) expect(server.child.exitCode, stderrOf(server).slice(-4000)).toBeNull();
     let status = 0;
@@ -145,6 +147,7 @@ describe('two servers on one PostgreSQL', () => {
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     expect(status).toBe(200);
+    expect((await fetch(new URL('/readyz', a.url))).status).toBe(200);
     const run = await api(a.url, TOKEN, 'POST', '/v1/runs', {
       toolId: 'acme.lookup-case',
       input: { caseId: 'CASE-1001' },
