@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { messageOf } from '@kindgi/protocol';
+import { type CliIo, parseCommandLine, processIo } from './cli-args.js';
 import { type RunIndexerOptions, runIndexer } from './run-indexer.js';
 
-/** Where the command writes: stdout for results, stderr for problems. */
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+export type { CliIo } from './cli-args.js';
 
 const USAGE = `Usage: kindgi-index --pack-dir <path> [options]
 
@@ -53,44 +48,25 @@ function publishedAtFromEnv(): string | undefined {
 }
 
 /** The `kindgi-index` command. Resolves to the exit code; never throws. */
-export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'pack-dir': { type: 'string' },
-        config: { type: 'string' },
-        output: { type: 'string' },
-        'bundle-map': { type: 'string' },
-        'module-root': { type: 'string' },
-        'artifact-version': { type: 'string' },
-        'published-at': { type: 'string' },
-        strict: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    }));
-  } catch (cause) {
-    io.stderr(`kindgi-index: ${messageOf(cause)}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  if (values.version) {
-    io.stdout(`${indexerVersion()}\n`);
-    return 0;
-  }
-  const packDir = values['pack-dir'];
-  if (typeof packDir !== 'string' || packDir === '') {
-    io.stderr(`kindgi-index: --pack-dir is required\n\n${USAGE}`);
-    return 2;
-  }
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const line = parseCommandLine<Record<string, string | boolean | undefined>>(
+    { name: 'kindgi-index', usage: USAGE, version: indexerVersion },
+    argv,
+    {
+      'pack-dir': { type: 'string' },
+      config: { type: 'string' },
+      output: { type: 'string' },
+      'bundle-map': { type: 'string' },
+      'module-root': { type: 'string' },
+      'artifact-version': { type: 'string' },
+      'published-at': { type: 'string' },
+      strict: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    io,
+  );
+  if (line.kind === 'exit') return line.code;
+  const { values, packDir } = line;
   if (values['module-root'] !== undefined && values['bundle-map'] === undefined) {
     io.stderr('kindgi-index: --module-root only applies with --bundle-map\n');
     return 2;
@@ -128,8 +104,4 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     );
   }
   return 0;
-}
-
-function defaultIo(): CliIo {
-  return { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) };
 }

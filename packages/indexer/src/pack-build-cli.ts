@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { messageOf } from '@kindgi/protocol';
-import { type CliIo, indexerVersion } from './cli.js';
+import { indexerVersion } from './cli.js';
+import { type CliIo, parseCommandLine, processIo } from './cli-args.js';
 import { type BuildPackOptions, buildPack } from './pack-build.js';
 
 const USAGE = `Usage: kindgi-pack-build --pack-dir <path> [options]
@@ -25,46 +24,20 @@ Exit codes: 0 built, 1 the build failed (nothing half-written is left as the bun
 `;
 
 /** The `kindgi-pack-build` command. Resolves to the exit code; never throws. */
-export async function packBuildMain(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
-  let values: {
-    'pack-dir'?: string;
-    'out-dir'?: string;
-    config?: string;
-    external?: string[];
-    help?: boolean;
-    version?: boolean;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'pack-dir': { type: 'string' },
-        'out-dir': { type: 'string' },
-        config: { type: 'string' },
-        external: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    }));
-  } catch (cause) {
-    io.stderr(`kindgi-pack-build: ${messageOf(cause)}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  if (values.version) {
-    io.stdout(`${indexerVersion()}\n`);
-    return 0;
-  }
-  const packDir = values['pack-dir'];
-  if (packDir === undefined || packDir === '') {
-    io.stderr(`kindgi-pack-build: --pack-dir is required\n\n${USAGE}`);
-    return 2;
-  }
+export async function packBuildMain(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const line = parseCommandLine<{ 'out-dir'?: string; config?: string; external?: string[] }>(
+    { name: 'kindgi-pack-build', usage: USAGE, version: indexerVersion },
+    argv,
+    {
+      'pack-dir': { type: 'string' },
+      'out-dir': { type: 'string' },
+      config: { type: 'string' },
+      external: { type: 'string', multiple: true },
+    },
+    io,
+  );
+  if (line.kind === 'exit') return line.code;
+  const { values, packDir } = line;
   const options: BuildPackOptions = { packDir: resolve(packDir), external: values.external ?? [] };
   if (values['out-dir'] !== undefined) options.outDir = resolve(values['out-dir']);
   if (values.config !== undefined) options.configPath = resolve(values.config);
@@ -78,8 +51,4 @@ export async function packBuildMain(argv: readonly string[], io: CliIo = default
     `Bundled ${Object.keys(bundleMap).length} files and kindgi.config.mjs into ${outDir} (map: ${bundleMapPath})\n`,
   );
   return 0;
-}
-
-function defaultIo(): CliIo {
-  return { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) };
 }
