@@ -1,10 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts', 'src/build.ts', 'src/build-main.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: true,
-  clean: true,
-  sourcemap: true,
-});
+// The library, the process entry (`kindgi-index`), the pack build kept off the main entry and its process entry.
+export default packageBuild(['src/index.ts', 'src/main.ts', 'src/build.ts', 'src/build-main.ts']);

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: { entry: ['src/index.ts', 'src/main.ts'] },
-  clean: true,
-  sourcemap: true,
-});
+export default packageBuild(['src/index.ts', 'src/main.ts'], { dts: { entry: ['src/index.ts', 'src/main.ts'] } });

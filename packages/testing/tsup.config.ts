@@ -1,10 +1,11 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/contract-suite.ts', 'src/postgres.ts', 'src/moto.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: true,
-  clean: true,
-  sourcemap: true,
-});
+// One entry per export; the node-only harnesses (postgres, moto, otlp, crash-child) stay off the main entry.
+export default packageBuild([
+  'src/index.ts',
+  'src/contract-suite.ts',
+  'src/postgres.ts',
+  'src/moto.ts',
+  'src/otlp.ts',
+  'src/crash-child.ts',
+]);

@@ -59,6 +59,18 @@ describe('/v1/guardrails', () => {
     expect((await envelope(unknown)).code).toBe('unknown-field');
   });
 
+  it("sends the check with its guardrail's pack (a check id alone may be in several)", async () => {
+    const seen: unknown[] = [];
+    const { app } = makeApp({
+      runCheck: async (call) => {
+        seen.push({ check: call.check, packId: call.packId });
+        return { kind: 'ok', value: { v: 2, kind: 'check-result', result: { passed: true } } };
+      },
+    });
+    expect((await app.request('/v1/guardrails/tone/evaluate', jsonPost({ trace: {} }))).status).toBe(200);
+    expect(seen).toEqual([{ check: { id: 'tone-check' }, packId: 'pack-demo' }]);
+  });
+
   it('a check that throws is 502 handler-throw', async () => {
     const { app } = makeApp({
       runCheck: async () => ({ kind: 'ok', value: { v: 2, kind: 'error', code: 'handler-throw', message: 'x' } }),

@@ -9,6 +9,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_A, makeApp } from './helpers.js';
+import { cliEnvironment } from './s3-harness.js';
 
 // A host application embedding Kindgi as Hono users embed apps, with nothing else changed.
 const run = promisify(execFile);
@@ -92,21 +93,9 @@ describe("createApp mounted with host.route('/kindgi', app)", () => {
   });
 
   it('serves the S3 surface to the AWS CLI at --endpoint-url <host>/kindgi/s3 (SigV4 over the full path)', async () => {
-    writeFileSync(join(dir, 'aws-config'), '[default]\nregion = us-east-1\ns3 =\n  addressing_style = path\n');
     const body = randomBytes(70_000);
     writeFileSync(join(dir, 'up.bin'), body);
-    const env = {
-      PATH: '/usr/bin:/bin',
-      HOME: dir,
-      LANG: 'C.UTF-8',
-      AWS_CONFIG_FILE: join(dir, 'aws-config'),
-      AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-credentials'),
-      AWS_ACCESS_KEY_ID: KEY_ID,
-      AWS_SECRET_ACCESS_KEY: SECRET,
-      AWS_EC2_METADATA_DISABLED: 'true',
-      AWS_PAGER: '',
-      NO_PROXY: '127.0.0.1',
-    };
+    const env = cliEnvironment(dir, { keyId: KEY_ID, secret: SECRET });
     const aws = async (...args: string[]) =>
       (await run('aws', [...args, '--endpoint-url', `${origin}/kindgi/s3`], { env, cwd: dir })).stdout;
     await aws('s3', 'cp', join(dir, 'up.bin'), `s3://${BUCKET}/reports/up load.bin`);

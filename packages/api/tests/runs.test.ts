@@ -111,6 +111,30 @@ describe('guardrails on runs', () => {
     ]);
   });
 
+  it("resolves the run's tool when it executes (no pack hint), and checks in each guardrail's pack", async () => {
+    const seen: unknown[] = [];
+    const { runHandler } = makeApp();
+    const { app } = makeApp({
+      runHandler: async (call) => {
+        seen.push({ tool: call.tool, packId: call.packId });
+        return runHandler(call);
+      },
+      runCheck: async (call) => {
+        seen.push({ check: call.check, packId: call.packId });
+        return { kind: 'ok', value: { v: 2, kind: 'check-result', result: { passed: true } } };
+      },
+    });
+    const res = await app.request(
+      '/v1/runs',
+      jsonPost({ toolId: 'echo', version: '1.0.0', input: {}, guardrails: ['tone'], options: { wait: true } }),
+    );
+    expect(((await res.json()) as Run).status).toBe('completed');
+    expect(seen).toEqual([
+      { tool: { id: 'echo', version: '1.0.0' }, packId: undefined },
+      { check: { id: 'tone-check' }, packId: 'pack-demo' },
+    ]);
+  });
+
   it('other actions are recorded as violations and the run completes', async () => {
     const traces: unknown[] = [];
     const { app } = makeApp({

@@ -1,9 +1,6 @@
 // Issue 16 (and 13.8–13.12): where the surface now answers as AWS S3 does, through the AWS SDK v3 with its
 // default checksums, or raw signed requests where the SDK cannot send the case.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import {
@@ -13,74 +10,34 @@ import {
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobStorageBinding } from '@kindgi/bindings';
-import { openFsBlobStorage } from '@kindgi/blob-fs';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
 import { XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUCKET, errorCode, KEY_ID, rawS3, type S3TestServer, SECRET, startS3Server } from './s3-harness.js';
+import { describe, expect, it } from 'vitest';
+import { BUCKET, errorCode, rawS3, startS3Server } from './s3-harness.js';
+import { SDK_BINDINGS, useSdkServer } from './s3-sdk-harness.js';
 
 const MiB = 1024 * 1024;
-const BINDINGS = ['in-memory', 'filesystem (@kindgi/blob-fs)'] as const;
-
-async function storageFor(kind: (typeof BINDINGS)[number]): Promise<{ storage: BlobStorageBinding; close(): void }> {
-  if (kind === 'in-memory') return { storage: createInMemoryBlobStorage(), close: () => undefined };
-  const dataDir = mkdtempSync(join(tmpdir(), 'kindgi-s3-compat-'));
-  const opened = openFsBlobStorage({ dataDir });
-  if (opened.kind === 'err') throw new Error(opened.error.message);
-  return {
-    storage: opened.value,
-    close: () => {
-      opened.value.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 const crc32b64 = (data: Buffer) => {
   const out = Buffer.alloc(4);
   out.writeUInt32BE(crc32(data) >>> 0);
   return out.toString('base64');
 };
 
-describe.each(BINDINGS)('against the %s binding', (kind) => {
-  let server: S3TestServer;
-  let closeStorage: () => void = () => undefined;
-  const clients: S3Client[] = [];
-  const client = (region = 'us-east-1') => {
-    const c = new S3Client({
-      endpoint: server.endpoint,
-      forcePathStyle: true,
-      region,
-      credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET },
-      maxAttempts: 1,
-    });
-    clients.push(c);
-    return c;
-  };
+describe.each(SDK_BINDINGS)('against the %s binding', (kind) => {
+  const sdk = useSdkServer(kind, { regions: ['us-east-1', 'eu-central-1'] });
+  const client = (region = 'us-east-1') => sdk.client({ region });
   const path = (key: string) => `/s3/${BUCKET}/${key}`;
-
-  beforeAll(async () => {
-    const { storage, close } = await storageFor(kind);
-    closeStorage = close;
-    server = await startS3Server({ blobStorage: storage, regions: ['us-east-1', 'eu-central-1'] });
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) c.destroy();
-    await server.close();
-    closeStorage();
-  });
 
   it('16.1: GET/HEAD return exactly the stored x-amz-meta-*; the blob id comes as x-kindgi-blob-id', async () => {
     const s3 = client();
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'meta.txt', Body: 'x', Metadata: { colour: 'blue' } }));
     const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'meta.txt' }));
     expect(head.Metadata).toEqual({ colour: 'blue' });
-    const raw = await rawS3(server, { method: 'HEAD', path: path('meta.txt') });
+    const raw = await rawS3(sdk.server, { method: 'HEAD', path: path('meta.txt') });
     expect([...raw.headers.keys()].filter((name) => name.startsWith('x-amz-meta-'))).toEqual(['x-amz-meta-colour']);
     expect(raw.headers.get('x-kindgi-blob-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -201,7 +158,7 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
     });
     await expect(s3.send(wrong)).rejects.toMatchObject({ name: 'InvalidPart' });
     const put = (value: string) =>
-      rawS3(server, {
+      rawS3(sdk.server, {
         method: 'PUT',
         path: path('bad-sum.txt'),
         body: 'abc',
@@ -213,15 +170,15 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
   });
 
   it('16.7: the signing time may come from Date (ISO 8601 basic) when x-amz-date is absent', async () => {
-    const put = await rawS3(server, { method: 'PUT', path: path('dated'), body: 'd', timeInDate: true });
+    const put = await rawS3(sdk.server, { method: 'PUT', path: path('dated'), body: 'd', timeInDate: true });
     expect(put.status).toBe(200);
-    const got = await rawS3(server, { method: 'GET', path: path('dated'), timeInDate: true });
+    const got = await rawS3(sdk.server, { method: 'GET', path: path('dated'), timeInDate: true });
     expect(got.body.toString()).toBe('d');
   });
 
   it('16.8: an empty continuation-token is absent; a part number listed twice keeps its last entry', async () => {
-    await rawS3(server, { method: 'PUT', path: path('lenient/a'), body: 'a' });
-    const listed = await rawS3(server, {
+    await rawS3(sdk.server, { method: 'PUT', path: path('lenient/a'), body: 'a' });
+    const listed = await rawS3(sdk.server, {
       method: 'GET',
       path: `/s3/${BUCKET}`,
       query: 'continuation-token=&list-type=2&prefix=lenient%2F',
@@ -239,7 +196,7 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
       '<Part><PartNumber>1</PartNumber><ETag>"00000000000000000000000000000000"</ETag></Part>' +
       `<Part><PartNumber>1</PartNumber><ETag>${part.ETag}</ETag></Part>` +
       '</CompleteMultipartUpload>';
-    const done = await rawS3(server, {
+    const done = await rawS3(sdk.server, {
       method: 'POST',
       path: path('dup.bin'),
       query: `uploadId=${UploadId}`,
@@ -250,8 +207,8 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
   });
 
   it('16.9: list-type=1 answers ListObjects v1', async () => {
-    await rawS3(server, { method: 'PUT', path: path('v1/a'), body: 'a' });
-    const listed = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}`, query: 'list-type=1&prefix=v1%2F' });
+    await rawS3(sdk.server, { method: 'PUT', path: path('v1/a'), body: 'a' });
+    const listed = await rawS3(sdk.server, { method: 'GET', path: `/s3/${BUCKET}`, query: 'list-type=1&prefix=v1%2F' });
     expect(listed.status).toBe(200);
     expect(listed.body.toString()).toContain('<Marker></Marker>');
     expect(listed.body.toString()).toContain('<Key>v1/a</Key>');
@@ -262,10 +219,10 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
     await expect(
       client('zz-fake-9').send(new PutObjectCommand({ Bucket: BUCKET, Key: 'region-bad', Body: 'x' })),
     ).rejects.toMatchObject({ name: 'AuthorizationHeaderMalformed', $metadata: { httpStatusCode: 400 } });
-    const wrongRegion = await rawS3(server, { method: 'GET', path: path('region-ok'), region: 'zz-fake-9' });
+    const wrongRegion = await rawS3(sdk.server, { method: 'GET', path: path('region-ok'), region: 'zz-fake-9' });
     expect(errorCode(wrongRegion.body)).toBe('AuthorizationHeaderMalformed');
     expect(wrongRegion.body.toString()).toContain('expecting &apos;us-east-1&apos;');
-    const wrongService = await rawS3(server, { method: 'GET', path: path('region-ok'), service: 'lambda' });
+    const wrongService = await rawS3(sdk.server, { method: 'GET', path: path('region-ok'), service: 'lambda' });
     expect(errorCode(wrongService.body)).toBe('AuthorizationHeaderMalformed');
     expect(wrongService.body.toString()).toContain('This endpoint belongs to &quot;s3&quot;');
     const presigned = await getSignedUrl(
@@ -278,14 +235,22 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
   });
 
   it('13.9: listings stay well-formed XML; keys XML 1.0 cannot carry need encoding-type=url', async () => {
-    await rawS3(server, { method: 'PUT', path: path('xml/cr%0Dkey'), body: 'x' });
-    const withCr = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}`, query: 'list-type=2&prefix=xml%2F' });
+    await rawS3(sdk.server, { method: 'PUT', path: path('xml/cr%0Dkey'), body: 'x' });
+    const withCr = await rawS3(sdk.server, {
+      method: 'GET',
+      path: `/s3/${BUCKET}`,
+      query: 'list-type=2&prefix=xml%2F',
+    });
     expect(XMLValidator.validate(withCr.body.toString())).toBe(true);
     expect(withCr.body.toString()).toContain('<Key>xml/cr&#13;key</Key>');
-    await rawS3(server, { method: 'PUT', path: path('xml/nul%00key'), body: 'x' });
-    const refused = await rawS3(server, { method: 'GET', path: `/s3/${BUCKET}`, query: 'list-type=2&prefix=xml%2F' });
+    await rawS3(sdk.server, { method: 'PUT', path: path('xml/nul%00key'), body: 'x' });
+    const refused = await rawS3(sdk.server, {
+      method: 'GET',
+      path: `/s3/${BUCKET}`,
+      query: 'list-type=2&prefix=xml%2F',
+    });
     expect({ status: refused.status, code: errorCode(refused.body) }).toEqual({ status: 400, code: 'InvalidArgument' });
-    const encoded = await rawS3(server, {
+    const encoded = await rawS3(sdk.server, {
       method: 'GET',
       path: `/s3/${BUCKET}`,
       query: 'encoding-type=url&list-type=2&prefix=xml%2F',
@@ -300,7 +265,7 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
   });
 
   it('13.10: metadata and tags named __proto__ are stored; duplicate tag keys are InvalidTag', async () => {
-    const put = await rawS3(server, {
+    const put = await rawS3(sdk.server, {
       method: 'PUT',
       path: path('proto'),
       body: 'x',
@@ -308,10 +273,10 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
       sign: ['x-amz-meta-__proto__', 'x-amz-tagging'],
     });
     expect(put.status).toBe(200);
-    const head = await rawS3(server, { method: 'HEAD', path: path('proto') });
+    const head = await rawS3(sdk.server, { method: 'HEAD', path: path('proto') });
     expect(head.headers.get('x-amz-meta-__proto__')).toBe('kept');
     expect(head.headers.get('x-amz-tagging-count')).toBe('1');
-    const duplicate = await rawS3(server, {
+    const duplicate = await rawS3(sdk.server, {
       method: 'PUT',
       path: path('dup-tags'),
       body: 'x',
@@ -319,7 +284,7 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
       sign: ['x-amz-tagging'],
     });
     expect({ status: duplicate.status, code: errorCode(duplicate.body) }).toEqual({ status: 400, code: 'InvalidTag' });
-    expect((await rawS3(server, { method: 'HEAD', path: path('dup-tags') })).status).toBe(404);
+    expect((await rawS3(sdk.server, { method: 'HEAD', path: path('dup-tags') })).status).toBe(404);
   });
 
   it('13.11: ListMultipartUploads pages with key and upload-id markers', async () => {
@@ -345,16 +310,16 @@ describe.each(BINDINGS)('against the %s binding', (kind) => {
   });
 
   it('13.12: a Range in another unit or ending before its start is ignored; past the end is 416', async () => {
-    await rawS3(server, { method: 'PUT', path: path('ranged'), body: '0123456789' });
+    await rawS3(sdk.server, { method: 'PUT', path: path('ranged'), body: '0123456789' });
     for (const range of ['items=0-1', 'bytes=3-2']) {
-      const got = await rawS3(server, { method: 'GET', path: path('ranged'), headers: { range } });
+      const got = await rawS3(sdk.server, { method: 'GET', path: path('ranged'), headers: { range } });
       expect({ range, status: got.status, body: got.body.toString() }).toEqual({
         range,
         status: 200,
         body: '0123456789',
       });
     }
-    const past = await rawS3(server, { method: 'GET', path: path('ranged'), headers: { range: 'bytes=10-' } });
+    const past = await rawS3(sdk.server, { method: 'GET', path: path('ranged'), headers: { range: 'bytes=10-' } });
     expect({ status: past.status, code: errorCode(past.body) }).toEqual({ status: 416, code: 'InvalidRange' });
   });
 });

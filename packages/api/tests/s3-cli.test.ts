@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUCKET, KEY_ID, type S3TestServer, SECRET, startS3Server, TENANT } from './s3-harness.js';
+import { BUCKET, cliEnvironment, KEY_ID, type S3TestServer, SECRET, startS3Server, TENANT } from './s3-harness.js';
 
 // The Debian CLIs, talking only to 127.0.0.1, with HOME and every config file in a temp dir.
 const run = promisify(execFile);
@@ -26,7 +26,6 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kindgi-s3-cli-'));
   for (const name of NAMES) writeFileSync(join(dir, name), randomBytes(1000 + name.length));
   writeFileSync(join(dir, BIG), randomBytes(BIG_BYTES));
-  writeFileSync(join(dir, 'aws-config'), '[default]\nregion = us-east-1\ns3 =\n  addressing_style = path\n');
   writeFileSync(
     join(dir, 'rclone.conf'),
     `[k]\ntype = s3\nprovider = Other\naccess_key_id = ${KEY_ID}\nsecret_access_key = ${SECRET}\nendpoint = ${server.endpoint}\nregion = us-east-1\nforce_path_style = true\n`,
@@ -36,20 +35,7 @@ beforeAll(async () => {
     join(dir, 's3cfg'),
     `[default]\naccess_key = ${KEY_ID}\nsecret_key = ${SECRET}\nhost_base = ${hostPort}\nhost_bucket = ${hostPort}\nuse_https = False\nsignature_v2 = False\nbucket_location = us-east-1\n`,
   );
-  env = {
-    PATH: '/usr/bin:/bin',
-    HOME: dir,
-    LANG: 'C.UTF-8',
-    LC_ALL: 'C.UTF-8',
-    AWS_CONFIG_FILE: join(dir, 'aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-credentials'),
-    AWS_ACCESS_KEY_ID: KEY_ID,
-    AWS_SECRET_ACCESS_KEY: SECRET,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_PAGER: '',
-    RCLONE_CONFIG: join(dir, 'rclone.conf'),
-    NO_PROXY: '127.0.0.1',
-  };
+  env = { ...cliEnvironment(dir), RCLONE_CONFIG: join(dir, 'rclone.conf') };
 });
 
 afterAll(async () => {

@@ -1,7 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
   CompleteMultipartUploadCommand,
@@ -12,48 +9,12 @@ import {
   ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BlobStorageBinding } from '@kindgi/bindings';
-import { openFsBlobStorage } from '@kindgi/blob-fs';
-import { createInMemoryBlobStorage } from '@kindgi/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUCKET, KEY_ID, type S3TestServer, SECRET, startS3Server } from './s3-harness.js';
-
-let server: S3TestServer;
-const clients: S3Client[] = [];
-
-function client(extra: Partial<S3ClientConfig> = {}): S3Client {
-  const c = new S3Client({
-    endpoint: server.endpoint,
-    forcePathStyle: true,
-    region: 'us-east-1',
-    credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET },
-    maxAttempts: 1,
-    ...extra,
-  });
-  clients.push(c);
-  return c;
-}
-
-const BINDINGS = ['in-memory', 'filesystem (@kindgi/blob-fs)'] as const;
-
-async function storageFor(kind: (typeof BINDINGS)[number]): Promise<{ storage: BlobStorageBinding; close(): void }> {
-  if (kind === 'in-memory') return { storage: createInMemoryBlobStorage(), close: () => undefined };
-  const dataDir = mkdtempSync(join(tmpdir(), 'kindgi-s3-sdk-'));
-  const opened = openFsBlobStorage({ dataDir });
-  if (opened.kind === 'err') throw new Error(opened.error.message);
-  return {
-    storage: opened.value,
-    close: () => {
-      opened.value.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+import { describe, expect, it } from 'vitest';
+import { BUCKET } from './s3-harness.js';
+import { SDK_BINDINGS, useSdkServer } from './s3-sdk-harness.js';
 
 async function bytesOf(body: unknown): Promise<Buffer> {
   const stream = body as { transformToByteArray(): Promise<Uint8Array> };
@@ -62,18 +23,8 @@ async function bytesOf(body: unknown): Promise<Buffer> {
 
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
 
-describe.each(BINDINGS)('against the %s binding', (kind) => {
-  let closeStorage: () => void = () => undefined;
-  beforeAll(async () => {
-    const { storage, close } = await storageFor(kind);
-    closeStorage = close;
-    server = await startS3Server({ blobStorage: storage });
-  });
-  afterAll(async () => {
-    for (const c of clients.splice(0)) c.destroy();
-    await server.close();
-    closeStorage();
-  });
+describe.each(SDK_BINDINGS)('against the %s binding', (kind) => {
+  const { client } = useSdkServer(kind);
 
   describe.each([
     ['default checksums', {}],

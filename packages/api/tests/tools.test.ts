@@ -104,6 +104,27 @@ describe('POST /v1/tools/{toolId}/invoke', () => {
     expect(seen).toEqual([{ tenantId: 'tenant-a', runId: expect.stringMatching(/^call-/), requestId: 'rq-1' }]);
   });
 
+  it("carries the registry's pack for the newest version, and none for another (the router finds that)", async () => {
+    const seen: unknown[] = [];
+    const { app } = makeApp({
+      runHandler: async (call) => {
+        seen.push({ tool: call.tool, packId: call.packId });
+        return { kind: 'ok', value: { v: 2, kind: 'result', output: null } };
+      },
+    });
+    for (const version of [undefined, '1.2.0', '1.0.0']) {
+      const res = await app.request('/v1/tools/echo/invoke', jsonPost({ input: {}, ...(version ? { version } : {}) }));
+      expect(res.status).toBe(200);
+    }
+    const noRegistry = makeApp({ toolRegistry: undefined, runHandler: makeApp().runHandler }).app;
+    expect((await noRegistry.request('/v1/tools/echo/invoke', jsonPost({ input: {} }))).status).toBe(200);
+    expect(seen).toEqual([
+      { tool: { id: 'echo' }, packId: 'pack-demo' },
+      { tool: { id: 'echo', version: '1.2.0' }, packId: 'pack-demo' },
+      { tool: { id: 'echo', version: '1.0.0' }, packId: undefined },
+    ]);
+  });
+
   it('a client that goes away aborts the call', async () => {
     const started = deferred();
     const aborted = deferred<unknown>();

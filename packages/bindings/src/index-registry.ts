@@ -18,6 +18,11 @@ function compareVersions(a: string, b: string): number {
   return compareCodeUnits(a, b);
 }
 
+/** A tool's version as a registry lists it and routes it: its own, else its pack's. */
+export function indexToolVersion(pack: PackIndex, tool: IndexTool): string {
+  return tool.version ?? pack.packVersion;
+}
+
 /**
  * The tools of some packs' indexes as registry entries, sorted by id. A tool several packs (or versions)
  * serve is one entry with every version, newest first; its schemas are the newest version's. A tool's
@@ -30,7 +35,7 @@ export function describeIndexTools(packs: readonly PackIndex[]): ToolDescriptor[
     for (const tool of pack.tools) {
       if (tool.spec !== undefined) continue;
       const list = byId.get(tool.id) ?? [];
-      list.push({ tool, packId: pack.packId, version: tool.version ?? pack.packVersion });
+      list.push({ tool, packId: pack.packId, version: indexToolVersion(pack, tool) });
       byId.set(tool.id, list);
     }
   }

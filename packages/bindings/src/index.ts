@@ -16,6 +16,7 @@ export {
   encodeListCursor,
   type FirstKeyAt,
   isPartNumber,
+  keyNotFound,
   listByPrefixOver,
   MAX_KEY_BYTES,
   type MetaInput,
@@ -26,10 +27,12 @@ export {
   normalizeEtag,
   type PrefixPage,
   pageUploads,
+  preconditionFailed,
   prefixSuccessor,
   type ScanBound,
   type StoredPartSummary,
   sameCompletion,
+  writeConditionsHold,
 } from './blob-rules/index.js';
 export {
   ARTIFACTS_BUCKET,
@@ -68,9 +71,10 @@ export {
   createIndexToolRegistry,
   describeIndexGuardrails,
   describeIndexTools,
+  indexToolVersion,
   type RegistryPacks,
 } from './index-registry.js';
-export type { RunCheckBinding, RunHandlerBinding } from './pack-calls.js';
+export type { PackHint, RunCheckBinding, RunHandlerBinding } from './pack-calls.js';
 export {
   type ClaimedRun,
   type RunError,
@@ -94,4 +98,9 @@ export type {
   TelemetryBinding,
   ToolCallEvent,
 } from './telemetry.js';
-export type { GuardrailDescriptor, ToolDescriptor, ToolRegistry } from './tool-registry.js';
+export {
+  describedToolPack,
+  type GuardrailDescriptor,
+  type ToolDescriptor,
+  type ToolRegistry,
+} from './tool-registry.js';

@@ -27,8 +27,11 @@ describe('@kindgi/bindings public surface', () => {
       'decodeListCursor',
       'describeIndexGuardrails',
       'describeIndexTools',
+      'describedToolPack',
       'encodeListCursor',
+      'indexToolVersion',
       'isPartNumber',
+      'keyNotFound',
       'listByPrefixOver',
       'matchesFilter',
       'metaInputFromInit',
@@ -36,8 +39,10 @@ describe('@kindgi/bindings public surface', () => {
       'nameFromKey',
       'normalizeEtag',
       'pageUploads',
+      'preconditionFailed',
       'prefixSuccessor',
       'sameCompletion',
+      'writeConditionsHold',
     ]);
   });
 });

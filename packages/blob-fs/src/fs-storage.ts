@@ -15,7 +15,9 @@ import {
   DEFAULT_MULTIPART_EXPIRY_MS,
   decodeListCursor,
   encodeListCursor,
+  keyNotFound,
   listByPrefixOver,
+  preconditionFailed,
 } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { type DatabaseSource, type KindgiDatabase, resolveDatabase } from './database.js';
@@ -63,11 +65,6 @@ export interface FsBlobStorage extends BlobStorageBinding {
 
 /** Directories open in this process: a second open would sweep the first one's writes in flight. */
 const openDirectories = new Set<string>();
-
-const PRECONDITION: BlobError = {
-  code: 'precondition-failed',
-  message: 'the precondition on the current object failed',
-};
 
 /**
  * Opens durable blob storage on a directory: bytes in files named by blobId, metadata in SQLite. A body is
@@ -148,7 +145,7 @@ function createBinding(
     const address = key ?? blobId;
     const checked = checkAddress(bucket, address);
     if (checked.kind === 'err') return checked;
-    if (!preconditionHolds(() => rows.at(tenantId, bucket, address), input)) return err(PRECONDITION);
+    if (!preconditionHolds(() => rows.at(tenantId, bucket, address), input)) return err(preconditionFailed());
     const received = await directory.receiveSmall(input.bytes, input, inlineMax);
     if (received.kind === 'err') return received;
     if ('inline' in received.value) {
@@ -166,7 +163,7 @@ function createBinding(
       } catch (cause) {
         return storageError(cause);
       }
-      if (outcome.refused) return err(PRECONDITION);
+      if (outcome.refused) return err(preconditionFailed());
       if (outcome.replaced !== undefined) await removeQuietly(directory.blobPath(outcome.replaced));
       return ok(meta);
     }
@@ -188,7 +185,7 @@ function createBinding(
     }
     if (outcome.refused) {
       await removeQuietly(target);
-      return err(PRECONDITION);
+      return err(preconditionFailed());
     }
     if (outcome.replaced !== undefined) await removeQuietly(directory.blobPath(outcome.replaced));
     return ok(meta);
@@ -231,13 +228,6 @@ function createBinding(
     return true;
   }
 
-  const notFoundKey = (bucket: string, key: string): BlobError => ({
-    code: 'blob-not-found',
-    message: `key ${JSON.stringify(key)} does not exist in bucket ${bucket}`,
-    bucket,
-    key,
-  });
-
   return {
     dataDir,
     database: db,
@@ -253,7 +243,7 @@ function createBinding(
         }),
       ),
     getByKey: (tenantId, bucket, key, options) =>
-      guarded(() => readLatest(() => rows.readAt(tenantId, bucket, key), options?.range, notFoundKey(bucket, key))),
+      guarded(() => readLatest(() => rows.readAt(tenantId, bucket, key), options?.range, keyNotFound(bucket, key))),
     head: (tenantId, blobId) => guarded(async () => ok(rows.get(tenantId, blobId) ?? null)),
     headByKey: (tenantId, bucket, key) => guarded(async () => ok(rows.at(tenantId, bucket, key) ?? null)),
     delete: (tenantId, blobId) => guarded(async () => ok({ deleted: await removeBlob(tenantId, blobId) })),

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { BlobMeta, BlobPutInput } from '@kindgi/bindings';
-import { normalizeEtag } from '@kindgi/bindings';
+import { writeConditionsHold } from '@kindgi/bindings';
 import type { BlobDirectory } from './directory.js';
 import type { BlobRows } from './rows.js';
 import type { UploadRows } from './upload-rows.js';
@@ -8,15 +8,7 @@ import type { UploadRows } from './upload-rows.js';
 /** Whether the put's conditions hold against the current object, looked up only when there are any. */
 export function preconditionHolds(current: () => BlobMeta | undefined, input: BlobPutInput): boolean {
   if (input.ifNoneMatch === undefined && input.ifMatch === undefined) return true;
-  return conditionsHold(current(), input);
-}
-
-function conditionsHold(current: BlobMeta | undefined, input: BlobPutInput): boolean {
-  if (input.ifNoneMatch === '*' && current !== undefined) return false;
-  if (input.ifMatch !== undefined && (current === undefined || normalizeEtag(input.ifMatch) !== current.etag)) {
-    return false;
-  }
-  return true;
+  return writeConditionsHold(current(), input);
 }
 
 /** Removes what a crash left half-done: rows whose files are gone, then files and parts without rows. */

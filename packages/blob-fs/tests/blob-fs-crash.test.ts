@@ -1,20 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crashChildren } from '@kindgi/testing/crash-child';
 import { afterEach, expect, it } from 'vitest';
 import { openFsBlobStorage } from '../src/index.js';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const MiB = 1024 * 1024;
-const children: ChildProcess[] = [];
+const children = crashChildren();
 const dirs: string[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.killAll();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -25,52 +24,16 @@ function open(dataDir: string, inline = false) {
   return opened.value;
 }
 
-async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString();
-}
-
 /** Starts the streaming child and resolves once it reports being mid-body (or, past the end, finished). */
 function startStreaming(
   dataDir: string,
   key: string,
   sizes: { total: number; stopAfter: number; chunk: number } = { total: 64 * MiB, stopAfter: 32 * MiB, chunk: MiB },
-): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      join(packageDir, 'tests/fixtures/stream-put.ts'),
-      dataDir,
-      key,
-      `${sizes.total}`,
-      `${sizes.stopAfter}`,
-      `${sizes.chunk}`,
-    ],
-    { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let errors = '';
-    child.stdout!.on('data', (data: Buffer) => {
-      out += data.toString();
-      if (out.includes('streaming ') || out.includes('finished ok')) resolve(child);
-    });
-    child.stderr!.on('data', (data: Buffer) => {
-      errors += data.toString();
-    });
-    child.on('exit', (code) => reject(new Error(`child exited (${code}) before streaming: ${out} ${errors}`)));
-  });
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
+) {
+  const args = [dataDir, key, `${sizes.total}`, `${sizes.stopAfter}`, `${sizes.chunk}`];
+  return children.start(join(packageDir, 'tests/fixtures/stream-put.ts'), args, {
+    cwd: packageDir,
+    readyOn: ['streaming ', 'finished ok'],
   });
 }
 
@@ -94,7 +57,7 @@ it('SIGKILL mid-way through a 64 MiB put leaves the previous version, no partial
   const written = statSync(join(dataDir, 'tmp', temps[0]!)).size;
   expect(written).toBeGreaterThanOrEqual(31 * MiB);
   expect(written).toBeLessThanOrEqual(32 * MiB);
-  await killed(child);
+  await children.kill(child);
   expect(child.signalCode).toBe('SIGKILL');
 
   const after = open(dataDir);
@@ -105,7 +68,7 @@ it('SIGKILL mid-way through a 64 MiB put leaves the previous version, no partial
     expect(meta.kind === 'ok' && meta.value?.name).toBe('v1');
     const read = await after.getByKey('tenant-a', 'b', 'big.bin');
     if (read.kind === 'err') throw new Error(read.error.message);
-    expect(await text(read.value.stream)).toBe('previous version');
+    expect(await new Response(read.value.stream).text()).toBe('previous version');
     const listing = await after.listByPrefix('tenant-a', 'b', {});
     expect(listing.kind === 'ok' && listing.value.contents.map((m) => [m.key, m.size])).toEqual([['big.bin', 16]]);
     const files = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) =>
@@ -121,7 +84,7 @@ it('SIGKILL mid-way through the first put of a key leaves no object at all', asy
   const dataDir = mkdtempSync(join(tmpdir(), 'kindgi-crash-'));
   dirs.push(dataDir);
   open(dataDir).close();
-  await killed(await startStreaming(dataDir, 'fresh.bin'));
+  await children.kill(await startStreaming(dataDir, 'fresh.bin'));
   const after = open(dataDir);
   try {
     expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
@@ -173,8 +136,8 @@ it('small objects (kept in the database): SIGKILL mid-PUT leaves nothing, after 
   const dataDir = mkdtempSync(join(tmpdir(), 'kindgi-crash-'));
   dirs.push(dataDir);
   open(dataDir, true).close();
-  await killed(await startStreaming(dataDir, 'small-cut', { total: 8192, stopAfter: 4096, chunk: 1024 }));
-  await killed(await startStreaming(dataDir, 'small-done', { total: 8192, stopAfter: 16384, chunk: 1024 }));
+  await children.kill(await startStreaming(dataDir, 'small-cut', { total: 8192, stopAfter: 4096, chunk: 1024 }));
+  await children.kill(await startStreaming(dataDir, 'small-done', { total: 8192, stopAfter: 16384, chunk: 1024 }));
   const after = open(dataDir, true);
   try {
     expect(await after.headByKey('tenant-a', 'b', 'small-cut')).toEqual({ kind: 'ok', value: null });

@@ -9,6 +9,7 @@ import {
   metaInputFromInit,
   multipartEtag,
   nameFromKey,
+  preconditionFailed,
   sameCompletion,
 } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
@@ -155,10 +156,7 @@ export function multipartOperations(context: StorageContext): BlobMultipartMetho
         }
         if (outcome.refused) {
           await discardNow(context, [objectKey]);
-          return err({
-            code: 'precondition-failed' as const,
-            message: 'the precondition on the current object failed',
-          });
+          return err(preconditionFailed());
         }
         await discardNow(context, outcome.discarded);
         return ok(meta);

@@ -12,7 +12,10 @@ import {
   clampListLimit,
   decodeListCursor,
   encodeListCursor,
+  keyNotFound,
   normalizeEtag,
+  preconditionFailed,
+  writeConditionsHold,
 } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
 import {
@@ -27,26 +30,6 @@ import { abandon, discardNow, guarded, type StorageContext, storageError, writeP
 import { multipartOperations } from './s3-multipart.js';
 
 type ObjectMethods = Omit<BlobStorageBinding, keyof ReturnType<typeof multipartOperations>>;
-
-const PRECONDITION: BlobError = {
-  code: 'precondition-failed',
-  message: 'the precondition on the current object failed',
-};
-
-function preconditionHolds(current: BlobMeta | undefined, input: BlobPutInput): boolean {
-  if (input.ifNoneMatch === '*' && current !== undefined) return false;
-  if (input.ifMatch !== undefined && (current === undefined || normalizeEtag(input.ifMatch) !== current.etag)) {
-    return false;
-  }
-  return true;
-}
-
-const notFoundKey = (bucket: string, key: string): BlobError => ({
-  code: 'blob-not-found',
-  message: `key ${JSON.stringify(key)} does not exist in bucket ${bucket}`,
-  bucket,
-  key,
-});
 
 /** The object name of a blob's bytes in the bucket. */
 export function blobObjectKey(context: StorageContext, blobId: string): string {
@@ -65,7 +48,7 @@ export function objectOperations(context: StorageContext): ObjectMethods {
     // Refusing early spares the upload; the check that counts runs again under the address lock.
     if (input.ifNoneMatch !== undefined || input.ifMatch !== undefined) {
       const current = await objectAt(pool, tenantId, bucket, address);
-      if (!preconditionHolds(current?.meta, input)) return err(PRECONDITION);
+      if (!writeConditionsHold(current?.meta, input)) return err(preconditionFailed());
     }
     const objectKey = blobObjectKey(context, blobId);
     const written = await writePending(context, objectKey, input.bytes, input);
@@ -89,7 +72,7 @@ export function objectOperations(context: StorageContext): ObjectMethods {
     }
     if (outcome.refused) {
       await discardNow(context, [objectKey]);
-      return err(PRECONDITION);
+      return err(preconditionFailed());
     }
     if (outcome.replacedObjectKey !== undefined) await discardNow(context, [outcome.replacedObjectKey]);
     return ok(meta);
@@ -132,7 +115,7 @@ export function objectOperations(context: StorageContext): ObjectMethods {
         }),
       ),
     getByKey: (tenantId, bucket, key, options) =>
-      guarded(() => read(() => objectAt(pool, tenantId, bucket, key), options?.range, notFoundKey(bucket, key))),
+      guarded(() => read(() => objectAt(pool, tenantId, bucket, key), options?.range, keyNotFound(bucket, key))),
     head: (tenantId, blobId) => guarded(async () => ok((await objectById(pool, tenantId, blobId))?.meta ?? null)),
     headByKey: (tenantId, bucket, key) =>
       guarded(async () => ok((await objectAt(pool, tenantId, bucket, key))?.meta ?? null)),

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { PostgresPool } from '@kindgi/store-postgres';
+import { crashChildren } from '@kindgi/testing/crash-child';
 import { startMotoServer } from '@kindgi/testing/moto';
 import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const MiB = 1024 * 1024;
 let pg: TestPostgres;
 let backend: TestBackend;
-const children: ChildProcess[] = [];
+const children = crashChildren();
 const pools: PostgresPool[] = [];
 
 beforeAll(async () => {
@@ -21,20 +21,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.killAll();
   await Promise.all(pools.splice(0).map((pool) => pool.end()));
 });
 
 afterAll(async () => {
   await Promise.all([backend?.stop(), pg?.stop()]);
 });
-
-async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString();
-}
 
 function bucketClient(config: S3BackendConfig): S3Client {
   return new S3Client({
@@ -60,41 +53,12 @@ async function backendContents(config: S3BackendConfig) {
   }
 }
 
-function startStreaming(url: string, config: S3BackendConfig, key: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      join(packageDir, 'tests/fixtures/kill-mid-put.ts'),
-      url,
-      JSON.stringify(config),
-      key,
-      `${24 * MiB}`,
-      `${12 * MiB}`,
-    ],
-    { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let errors = '';
-    child.stdout!.on('data', (data: Buffer) => {
-      out += data.toString();
-      if (out.includes('streaming ')) resolve(child);
-    });
-    child.stderr!.on('data', (data: Buffer) => {
-      errors += data.toString();
-    });
-    child.on('exit', (code) => reject(new Error(`child exited (${code}) before streaming: ${out} ${errors}`)));
-  });
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
+/** Starts the child putting a 24 MiB body and resolves once it is half-way through. */
+function startStreaming(url: string, config: S3BackendConfig, key: string) {
+  const args = [url, JSON.stringify(config), key, `${24 * MiB}`, `${12 * MiB}`];
+  return children.start(join(packageDir, 'tests/fixtures/kill-mid-put.ts'), args, {
+    cwd: packageDir,
+    readyOn: ['streaming '],
   });
 }
 
@@ -112,7 +76,7 @@ it('SIGKILL mid-way through a multipart put leaves the previous version; the swe
     expect(before.kind).toBe('ok');
     // The child writes through the same database as this test's storage.
     const poolUrl = (pool.options as { connectionString: string }).connectionString;
-    await killed(await startStreaming(poolUrl, config, 'big.bin'));
+    await children.kill(await startStreaming(poolUrl, config, 'big.bin'));
     const during = await backendContents(config);
     expect(during.uploads).toHaveLength(1);
 
@@ -120,7 +84,7 @@ it('SIGKILL mid-way through a multipart put leaves the previous version; the swe
     expect(meta.kind === 'ok' && meta.value?.name).toBe('v1');
     const read = await storage.getByKey('tenant-a', 'b', 'big.bin');
     if (read.kind === 'err') throw new Error(read.error.message);
-    expect(await text(read.value.stream)).toBe('previous version');
+    expect(await new Response(read.value.stream).text()).toBe('previous version');
     const listing = await storage.listByPrefix('tenant-a', 'b', {});
     expect(listing.kind === 'ok' && listing.value.contents.map((m) => [m.key, m.size])).toEqual([['big.bin', 16]]);
 

@@ -134,7 +134,9 @@ export async function runHandler(options: RunHandlerOptions): Promise<Result<unk
   const ctx = createHandlerContext(options.ctx, options);
   let output: unknown;
   try {
-    output = await Reflect.apply(resolved.handler, resolved.thisArg, [input, ctx]);
+    output = Reflect.apply(resolved.handler, resolved.thisArg, [input, ctx]);
+    // Only a thenable needs the await: awaiting a plain result costs a promise and a microtask turn.
+    if (mayBeThenable(output)) output = await output;
   } catch (thrown) {
     return err(
       handlerError('handler-throw', `Handler for tool "${tool.id}" threw: ${describeThrown(thrown)}`, subject, {
@@ -169,6 +171,12 @@ export async function runHandler(options: RunHandlerOptions): Promise<Result<unk
     );
   }
   return ok(json.value);
+}
+
+/** False only for a value `await` would hand back as it is without looking at it (a primitive, or an object without `then`). */
+function mayBeThenable(value: unknown): boolean {
+  if (typeof value === 'function') return true;
+  return typeof value === 'object' && value !== null && 'then' in value;
 }
 
 async function parseWithZod(

@@ -7,5 +7,5 @@ export {
   buildPack,
   type PackBuildError,
   type PackBuildReport,
-} from './pack-build.js';
-export { packBuildMain } from './pack-build-cli.js';
+} from './build/pack-build.js';
+export { packBuildMain } from './cli/kindgi-pack-build.js';

@@ -1,15 +1,15 @@
 export { INDEX_ENVELOPE_VERSION, validatePackEnvDeclaration } from '@kindgi/protocol';
-export { type BundleMap, checkBundleMap } from './bundle-map.js';
-export { main } from './cli.js';
-export { findKindgiConfig } from './config-find.js';
+export { type BundleMap, checkBundleMap } from './build/bundle-map.js';
+export { main } from './cli/kindgi-index.js';
+export { findKindgiConfig } from './config/find.js';
 export {
   type LoadedKindgiConfig,
   type LoadKindgiConfigOptions,
   loadKindgiConfig,
   packLanguage,
   readKindgiConfig,
-} from './config-load.js';
-export type { KindgiConfig, KindgiConfigLocation } from './config-types.js';
+} from './config/load.js';
+export type { KindgiConfig, KindgiConfigLocation } from './config/types.js';
 export {
   DEFAULT_DISCOVERY,
   DEFAULT_JAVA_DISCOVERY,
@@ -24,7 +24,6 @@ export {
   type PrimitiveFolder,
   RESERVED_CHECK_IDS,
 } from './constants.js';
-export { resolveDiscovery } from './discovery.js';
 export {
   INDEXER_ERROR_CODES,
   type IndexerError,
@@ -33,4 +32,5 @@ export {
   type IndexerFileErrorCode,
   type IndexerWarning,
 } from './errors.js';
-export { type IndexerReport, type RunIndexerOptions, runIndexer } from './run-indexer.js';
+export { resolveDiscovery } from './indexing/discovery.js';
+export { type IndexerReport, type RunIndexerOptions, runIndexer } from './indexing/run-indexer.js';

@@ -59,18 +59,21 @@ function memory(pid) {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 10 ms). */
+/** CPU seconds (user, system) a process has used so far, from /proc (clock ticks of 10 ms). */
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
 /** Runs one target and adds the server's CPU time per request (independent of other load on the machine). */
 async function measure(options, pid) {
   const before = cpuSeconds(pid);
   const figures = await runPackBenchmark(options);
-  const cpuUs = ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, figures.totalRequests);
-  return { ...figures, cpuUs };
+  const after = cpuSeconds(pid);
+  const perRequest = (seconds) => (seconds * 1e6) / Math.max(1, figures.totalRequests);
+  const userUs = perRequest(after.user - before.user);
+  const systemUs = perRequest(after.system - before.system);
+  return { ...figures, cpuUs: userUs + systemUs, userUs, systemUs };
 }
 
 function row(round, name, f) {
@@ -162,10 +165,13 @@ async function bench() {
       `RSS / peak RSS after the runs: raw ${rawMem.rssMb} / ${rawMem.peakRssMb} MB, pack service ${packMem.rssMb} / ${packMem.peakRssMb} MB, metrics on ${meteredMem.rssMb} / ${meteredMem.peakRssMb} MB`,
     );
     console.log(`throughput ratio (pack / raw) per round: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}`);
-    const cpu = (side) => rounds.reduce((sum, r) => sum + r[side].cpuUs, 0) / rounds.length;
+    const mean = (side, key) => rounds.reduce((sum, r) => sum + r[side][key], 0) / rounds.length;
+    const cpu = (side) => mean(side, 'cpuUs');
+    const split = (side) => `user ${mean(side, 'userUs').toFixed(1)} + system ${mean(side, 'systemUs').toFixed(1)}`;
     console.log(
-      `server CPU per request (mean): raw ${cpu('raw').toFixed(1)} µs, pack ${cpu('pack').toFixed(1)} µs; CPU-bound capacity ratio ${(cpu('raw') / cpu('pack')).toFixed(2)}`,
+      `server CPU per request (mean): raw ${cpu('raw').toFixed(1)} µs, pack ${cpu('pack').toFixed(1)} µs; CPU-bound capacity ratio ${(cpu('raw') / cpu('pack')).toFixed(2)} (goal ≥ 0.75)`,
     );
+    console.log(`  split: raw ${split('raw')} µs, pack ${split('pack')} µs`);
     console.log(
       `metrics on: pack ${cpu('metrics').toFixed(1)} µs/req, ${(cpu('metrics') - cpu('pack')).toFixed(1)} µs over metrics off (${((cpu('metrics') / cpu('pack') - 1) * 100).toFixed(1)}%)`,
     );

@@ -42,12 +42,19 @@ describe('supervisor: the front', () => {
 
   it('keeps one URL across listen() calls, and rejects a port already taken', async () => {
     const { supervisor } = setup();
-    const first = await supervisor.listen();
+    // Concurrent calls share one bind rather than opening two fronts.
+    const [first, second] = await Promise.all([supervisor.listen(), supervisor.listen()]);
+    expect(second).toEqual(first);
     expect(await supervisor.listen()).toEqual(first);
     const port = Number(new URL(first.url).port);
     const other = createPackServiceSupervisor({ command: ['x'], moduleRoot: '.', env: () => ({}), port });
     await expect(other.listen()).rejects.toMatchObject({ name: 'SupervisorError', code: 'listen-failed' });
     await other.close();
+    // After close() the supervisor can listen again, on a new port.
+    await supervisor.close();
+    expect(supervisor.url).toBeUndefined();
+    const again = await supervisor.listen();
+    expect(again.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it('answers health, routes and auth itself, and 503 + retry-after while no child serves', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { childLaunch, restartDelayMs } from '../src/supervisor/launch.js';
+import { childLaunch } from '../src/supervisor/launch.js';
+import { restartDelayMs } from '../src/supervisor/restart-timer.js';
 
 const token = 'session-token-0123456789abcdefghijkl';
 

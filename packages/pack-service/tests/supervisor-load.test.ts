@@ -16,7 +16,12 @@ type Outcome =
   | { kind: '502'; index: number }
   | { kind: 'wrong'; index: number; detail: string };
 
-async function oneCall(client: PackServiceClient, index: number, unavailable: Map<string, number>): Promise<Outcome> {
+async function oneCall(
+  client: PackServiceClient,
+  index: number,
+  unavailable: Map<string, number>,
+  servedBy: Set<number>,
+): Promise<Outcome> {
   const reply = await client.invoke({
     tool: 'supervisor-test.echo',
     input: { message: `call-${index}`, delayMs: 20 },
@@ -26,7 +31,10 @@ async function oneCall(client: PackServiceClient, index: number, unavailable: Ma
     const message = reply.value;
     if (message.kind === 'result') {
       const output = message.output as { message: string; pid: number };
-      if (output.message === `call-${index}`) return { kind: 'result', index, pid: output.pid };
+      if (output.message === `call-${index}`) {
+        servedBy.add(output.pid);
+        return { kind: 'result', index, pid: output.pid };
+      }
     }
     return { kind: 'wrong', index, detail: JSON.stringify(message) };
   }
@@ -77,6 +85,12 @@ async function runLoad(kill: boolean, seconds: number) {
   // Why calls were refused with 503, by reason (there should be none).
   const unavailable = new Map<string, number>();
   let disturbedUntil: number | undefined;
+  // Which children have answered a call so far. Each disturbance waits for the new child's first answer, so
+  // every child serves calls however slowly a loaded machine runs the load loop.
+  const answeredBy = new Set<number>();
+  const untilAnsweredBy = async (pid: number | undefined) => {
+    while (pid !== undefined && !answeredBy.has(pid)) await wait(5);
+  };
   const load = (async () => {
     const began = Date.now();
     for (;;) {
@@ -84,7 +98,7 @@ async function runLoad(kill: boolean, seconds: number) {
       const elapsed = now - began;
       if (elapsed >= seconds * 1000 && disturbedUntil !== undefined && now >= disturbedUntil + 1000) break;
       const due = Math.floor((elapsed * RATE_PER_SECOND) / 1000) + 1;
-      while (calls.length < due) calls.push(oneCall(client, calls.length, unavailable));
+      while (calls.length < due) calls.push(oneCall(client, calls.length, unavailable, answeredBy));
       await wait(5);
     }
   })();
@@ -96,6 +110,7 @@ async function runLoad(kill: boolean, seconds: number) {
     const outcome = await supervisor.start(writeIndex(tmp.dir, `v${swap}`));
     // The message, not just the kind, so a failed swap says why.
     swapResults.push(outcome.kind === 'ok' ? 'ok' : `${outcome.error.code}: ${outcome.error.message}`);
+    if (outcome.kind === 'ok') await untilAnsweredBy(outcome.value.pid);
     if (kill && swap === 3) {
       await wait(interval / 2);
       const pid = supervisor.servingPid;
@@ -103,7 +118,8 @@ async function runLoad(kill: boolean, seconds: number) {
         const mark = log.events.length;
         process.kill(pid, 'SIGKILL');
         killed = pid;
-        await log.event('child-serving', () => true, mark);
+        const restarted = await log.event('child-serving', () => true, mark);
+        await untilAnsweredBy(restarted.pid);
       }
     }
   }

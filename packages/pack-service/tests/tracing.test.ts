@@ -1,48 +1,15 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type OtlpReceiver, startOtlpReceiver } from '@kindgi/testing/otlp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { basicIndexPath, call, checkBody, invokeBody, TOKEN } from './pack-helpers.js';
 import { killAll, listeningUrl, spawnService } from './process-helpers.js';
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: { key: string; value: Record<string, unknown> }[];
-}
-
-// An OTLP/HTTP (JSON) receiver on 127.0.0.1: the spans the service process exports land here.
-const spans: OtlpSpan[] = [];
-let arrived: () => void = () => {};
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-      resourceSpans?: { scopeSpans?: { spans?: OtlpSpan[] }[] }[];
-    };
-    for (const resource of body.resourceSpans ?? [])
-      for (const scope of resource.scopeSpans ?? []) spans.push(...(scope.spans ?? []));
-    arrived();
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
+// The spans the service process exports land in this receiver.
+let receiver: OtlpReceiver;
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
 });
-
-async function spanNamed(name: string): Promise<OtlpSpan> {
-  for (;;) {
-    const found = spans.find((span) => span.name === name);
-    if (found) return found;
-    await new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
-  }
-}
-
-beforeAll(() => new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)));
 afterEach(killAll);
-afterAll(() => new Promise((resolve) => receiver.close(resolve)));
+afterAll(() => receiver.close());
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
@@ -54,7 +21,7 @@ describe('pack-service process: OpenTelemetry spans from OTEL_* variables', () =
       PORT: '0',
       FIXTURE_REQUIRED: 'set',
       KINDGI_LOG_FORMAT: 'json',
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v1/traces`,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '20',
     });
@@ -68,7 +35,7 @@ describe('pack-service process: OpenTelemetry spans from OTEL_* variables', () =
     const check = await call(url, '/v1/invoke', { body: checkBody('fixture.throws', {}), headers: { traceparent } });
     expect(check.json).toMatchObject({ kind: 'error', code: 'handler-throw' });
 
-    const handler = await spanNamed('runHandler fixture.echo');
+    const handler = await receiver.spanNamed('runHandler fixture.echo');
     expect(handler).toMatchObject({ traceId: TRACE_ID, parentSpanId: CALLER_SPAN, kind: 2 });
     expect(handler.attributes).toEqual(
       expect.arrayContaining([
@@ -76,7 +43,7 @@ describe('pack-service process: OpenTelemetry spans from OTEL_* variables', () =
         { key: 'kindgi.outcome', value: { stringValue: 'ok' } },
       ]),
     );
-    const checkSpan = await spanNamed('runCheck fixture.throws');
+    const checkSpan = await receiver.spanNamed('runCheck fixture.throws');
     expect(checkSpan).toMatchObject({ traceId: TRACE_ID, parentSpanId: CALLER_SPAN });
     expect(checkSpan.attributes).toEqual(
       expect.arrayContaining([{ key: 'kindgi.outcome', value: { stringValue: 'handler-throw' } }]),

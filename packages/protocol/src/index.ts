@@ -73,3 +73,4 @@ export {
   type SchemaIo,
   toJSONSchemaSync,
 } from './schema/zod.js';
+export { tracingRequested } from './tracing-env.js';

@@ -43,6 +43,7 @@ describe('@kindgi/protocol public surface', () => {
       'parsePackResponse',
       'toJSONSchemaSync',
       'toWireCause',
+      'tracingRequested',
       'validatePackEnvDeclaration',
     ]);
   });

@@ -2,6 +2,7 @@ import {
   createIndexToolRegistry,
   describeIndexGuardrails,
   describeIndexTools,
+  indexToolVersion,
   type ToolRegistry,
 } from '@kindgi/bindings';
 import type { PackIndex } from '@kindgi/protocol';
@@ -9,9 +10,12 @@ import type { PackIndex } from '@kindgi/protocol';
 /** Which pack serves each tool id and each check id, and what they look like. */
 export interface IndexCatalog {
   registry: ToolRegistry;
-  /** The pack serving a tool id. */
-  packForTool(toolId: string): string | undefined;
-  /** The pack serving a check id. */
+  /**
+   * The pack serving a tool id at `version`; without one, the pack of its newest version (the one the
+   * registry names). When several packs serve the same version, the first configured.
+   */
+  packForTool(toolId: string, version?: string): string | undefined;
+  /** The pack serving a check id (the first configured, when several do). */
   packForCheck(checkId: string): string | undefined;
 }
 
@@ -21,14 +25,26 @@ export interface IndexCatalog {
  */
 export function createIndexCatalog(indexes: readonly PackIndex[]): IndexCatalog {
   const packs = [...indexes];
-  const toolPacks = new Map(describeIndexTools(packs).map((tool) => [tool.id, tool.packId]));
+  const newestPacks = new Map(describeIndexTools(packs).map((tool) => [tool.id, tool.packId]));
+  const versionPacks = new Map<string, Map<string, string>>();
+  for (const pack of packs) {
+    for (const tool of pack.tools) {
+      // Tools with a spec are the runtime's own (describeIndexTools leaves them out too).
+      if (tool.spec !== undefined) continue;
+      const versions = versionPacks.get(tool.id) ?? new Map<string, string>();
+      const version = indexToolVersion(pack, tool);
+      if (!versions.has(version)) versions.set(version, pack.packId);
+      versionPacks.set(tool.id, versions);
+    }
+  }
   const checkPacks = new Map<string, string>();
   for (const guardrail of describeIndexGuardrails(packs)) {
     if (!checkPacks.has(guardrail.checkId)) checkPacks.set(guardrail.checkId, guardrail.packId);
   }
   return {
     registry: createIndexToolRegistry(packs),
-    packForTool: (toolId) => toolPacks.get(toolId),
+    packForTool: (toolId, version) =>
+      version === undefined ? newestPacks.get(toolId) : versionPacks.get(toolId)?.get(version),
     packForCheck: (checkId) => checkPacks.get(checkId),
   };
 }

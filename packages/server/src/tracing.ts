@@ -1,3 +1,4 @@
+import { tracingRequested } from '@kindgi/protocol';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -9,18 +10,8 @@ export interface ServerTracing {
   shutdown(): Promise<void>;
 }
 
-/**
- * True when the environment asks for traces: an OTLP endpoint or `OTEL_TRACES_EXPORTER=otlp`, and neither
- * `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none`.
- */
-export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((name) => name.trim().toLowerCase());
-  if (exporters.includes('none')) return false;
-  return (
-    exporters.includes('otlp') || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
-  );
-}
+// The rule is @kindgi/protocol's, shared with the pack service; re-exported as part of this package's surface.
+export { tracingRequested };
 
 /**
  * Registers the tracer provider (AsyncLocalStorage context, W3C trace context propagation) with an OTLP/HTTP

@@ -97,7 +97,10 @@ function assertBuilt(): void {
   const build = '`pnpm --filter @kindgi/server... build`';
   if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run ${build} before these tests`);
   const built = statSync(SERVER_MAIN).mtimeMs;
-  const stale = readdirSync(SERVER_SRC).filter((name) => statSync(join(SERVER_SRC, name)).mtimeMs > built);
+  // Every file below src/, folders included (src/start/ holds most of startServer).
+  const stale = readdirSync(SERVER_SRC, { recursive: true, encoding: 'utf8' }).filter(
+    (name) => statSync(join(SERVER_SRC, name)).isFile() && statSync(join(SERVER_SRC, name)).mtimeMs > built,
+  );
   if (stale.length > 0) throw new Error(`${SERVER_MAIN} is older than src/${stale[0]}: run ${build} first`);
 }
 

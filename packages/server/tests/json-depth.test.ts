@@ -1,14 +1,6 @@
-import { join } from 'node:path';
 import { MAX_JSON_DEPTH } from '@kindgi/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanupTempDirs,
-  makeTempDir,
-  type RunningServer,
-  startServer,
-  stopAllServers,
-  writeConfig,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useServedServer } from './served-server.js';
 
 const TOKEN = 'kgi_test_depth_0123456789abcdef';
 
@@ -38,34 +30,21 @@ const SURFACES = [
 ];
 
 describe('JSON nested past MAX_JSON_DEPTH (dist/main.js)', () => {
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    const dir = makeTempDir('depth');
-    server = await startServer(
-      writeConfig(dir, join(dir, 'data'), { tokens: [{ token: TOKEN, tenantId: 'tenant-d' }] }),
-    );
-    await server.waitFor((record) => record.event === 'pack-child-serving', 'pack-child-serving');
-  });
-
-  afterAll(async () => {
-    await stopAllServers();
-    cleanupTempDirs();
-  });
+  const served = useServedServer('depth', TOKEN, 'tenant-d');
 
   it.each(SURFACES)('$path: 5,000 levels is 400 bad-input, and the server keeps serving', async ({ path, body }) => {
-    const reply = await post(server.url, path, body(nested(5_000)));
+    const reply = await post(served().url, path, body(nested(5_000)));
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ error: { code: 'bad-input', details: { maxDepth: MAX_JSON_DEPTH } } });
-    const health = await fetch(`${server.url}/health`);
+    const health = await fetch(`${served().url}/health`);
     expect(health.status).toBe(200);
   });
 
   it.each(SURFACES)('$path: one level past the limit is refused, the limit itself is not', async (surface) => {
-    const atLimit = await post(server.url, surface.path, surface.body(nested(MAX_JSON_DEPTH - surface.wrap)));
+    const atLimit = await post(served().url, surface.path, surface.body(nested(MAX_JSON_DEPTH - surface.wrap)));
     expect(atLimit.body).not.toMatchObject({ error: { code: 'bad-input' } });
     expect(atLimit.status).toBeLessThan(500);
-    const pastLimit = await post(server.url, surface.path, surface.body(nested(MAX_JSON_DEPTH - surface.wrap + 1)));
+    const pastLimit = await post(served().url, surface.path, surface.body(nested(MAX_JSON_DEPTH - surface.wrap + 1)));
     expect(pastLimit.status).toBe(400);
     expect(pastLimit.body).toMatchObject({ error: { code: 'bad-input' } });
   });

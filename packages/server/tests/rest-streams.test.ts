@@ -1,17 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanupTempDirs,
-  isAlive,
-  makeTempDir,
-  type RunningServer,
-  startServer,
-  stopAllServers,
-  writeConfig,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { isAlive } from './harness.js';
 import { api, readRunStream } from './http.js';
+import { useServedServer } from './served-server.js';
 
 const TOKEN = 'kgi_test_streams_0123456789abcdef';
 const BOUNDARY = 'kindgi-streams-boundary';
@@ -66,62 +58,49 @@ function startDownload(url: string, path: string, minBytes: number) {
 // Every stream the REST surface pipes, cut mid-way through the real process: the one request fails, the
 // process and every other request carry on.
 describe('REST streams broken mid-way (dist/main.js)', () => {
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    const dir = makeTempDir('streams');
-    server = await startServer(
-      writeConfig(dir, join(dir, 'data'), { tokens: [{ token: TOKEN, tenantId: 'tenant-s' }] }),
-    );
-    await server.waitFor((record) => record.event === 'pack-child-serving', 'pack-child-serving');
-  });
-
-  afterAll(async () => {
-    await stopAllServers();
-    cleanupTempDirs();
-  });
+  const served = useServedServer('streams', TOKEN, 'tenant-s');
 
   it('a multipart body that ends inside the file part is 400 bad-input, stores nothing, and the server lives', async () => {
     const whole = multipartBody(randomBytes(200_000), 'cut.bin');
     for (const keep of [whole.length - 100, 300, 120_000]) {
-      const reply = await upload(server.url, whole.subarray(0, keep));
+      const reply = await upload(served().url, whole.subarray(0, keep));
       expect(reply.status).toBe(400);
       expect(reply.body).toMatchObject({ error: { code: 'bad-input' } });
     }
-    expect(isAlive(server.child.pid as number)).toBe(true);
-    const listed = await api(server.url, TOKEN, 'GET', '/v1/artifacts');
+    expect(isAlive(served().child.pid as number)).toBe(true);
+    const listed = await api(served().url, TOKEN, 'GET', '/v1/artifacts');
     expect(listed.status).toBe(200);
     expect((listed.body as ArtifactList).data).toEqual([]);
     // The same body, whole, is stored.
-    const stored = await upload(server.url, whole);
+    const stored = await upload(served().url, whole);
     expect(stored.status).toBe(201);
   });
 
   it('a download the client drops mid-way frees the request and the next download is whole', async () => {
     const bytes = randomBytes(8 * 1024 * 1024);
-    const stored = await upload(server.url, multipartBody(bytes, 'big.bin'));
+    const stored = await upload(served().url, multipartBody(bytes, 'big.bin'));
     expect(stored.status).toBe(201);
     const { blobId } = stored.body as { blobId: string };
     for (let i = 0; i < 3; i++) {
-      const partial = await startDownload(server.url, `/v1/artifacts/${blobId}`, 64 * 1024);
+      const partial = await startDownload(served().url, `/v1/artifacts/${blobId}`, 64 * 1024);
       expect(partial.received).toBeLessThan(bytes.length);
       partial.destroy();
     }
-    const whole = await fetch(`${server.url}/v1/artifacts/${blobId}`, {
+    const whole = await fetch(`${served().url}/v1/artifacts/${blobId}`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     expect(whole.status).toBe(200);
     const got = Buffer.from(await whole.arrayBuffer());
     expect(createHash('sha256').update(got).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
-    expect(isAlive(server.child.pid as number)).toBe(true);
+    expect(isAlive(served().child.pid as number)).toBe(true);
     // The docs page's script is streamed from a file too.
-    const script = await startDownload(server.url, '/docs/scalar.js', 16 * 1024);
+    const script = await startDownload(served().url, '/docs/scalar.js', 16 * 1024);
     script.destroy();
-    const scriptWhole = await fetch(`${server.url}/docs/scalar.js`);
+    const scriptWhole = await fetch(`${served().url}/docs/scalar.js`);
     expect(scriptWhole.status).toBe(200);
     expect((await scriptWhole.arrayBuffer()).byteLength).toBe(Number(scriptWhole.headers.get('content-length')));
     // An end before its start is unsatisfiable on REST, as its docs say (S3 ignores it, as AWS does).
-    const backwards = await fetch(`${server.url}/v1/artifacts/${blobId}`, {
+    const backwards = await fetch(`${served().url}/v1/artifacts/${blobId}`, {
       headers: { authorization: `Bearer ${TOKEN}`, range: 'bytes=3-2' },
     });
     expect(backwards.status).toBe(416);
@@ -130,18 +109,18 @@ describe('REST streams broken mid-way (dist/main.js)', () => {
   });
 
   it('an SSE client that goes away mid-run leaves the run running to completion', async () => {
-    const started = await api(server.url, TOKEN, 'POST', '/v1/runs', {
+    const started = await api(served().url, TOKEN, 'POST', '/v1/runs', {
       toolId: 'acme.slow-report',
       input: { steps: 4, stepMs: 150 },
     });
     expect(started.status).toBe(202);
     const { runId } = started.body as { runId: string };
-    const partial = await startDownload(server.url, `/v1/runs/${runId}/stream`, 1);
+    const partial = await startDownload(served().url, `/v1/runs/${runId}/stream`, 1);
     partial.destroy();
     // A second reader sees the whole journal to the terminal event.
-    const events = await readRunStream(server.url, TOKEN, runId);
+    const events = await readRunStream(served().url, TOKEN, runId);
     expect(events.at(-1)?.event).toBe('run.completed');
-    const run = await api(server.url, TOKEN, 'GET', `/v1/runs/${runId}`);
+    const run = await api(served().url, TOKEN, 'GET', `/v1/runs/${runId}`);
     expect(run.body).toMatchObject({ status: 'completed' });
   });
 });

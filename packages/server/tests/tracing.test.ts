@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { type OtlpReceiver, startOtlpReceiver } from '@kindgi/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanupTempDirs,
@@ -18,55 +17,6 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const CITATION = { input: { source: 'Brown v. Board', page: 483 } };
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: { key: string; value: Record<string, unknown> }[];
-}
-
-/** An in-process OTLP/HTTP (JSON) trace receiver: collects every span, resolves waiters as spans arrive. */
-function otlpReceiver(): { server: Server; spans: OtlpSpan[]; url(): string; waitFor(count: number): Promise<void> } {
-  const spans: OtlpSpan[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        resourceSpans?: { scopeSpans?: { spans?: OtlpSpan[] }[] }[];
-      };
-      for (const resource of body.resourceSpans ?? [])
-        for (const scope of resource.scopeSpans ?? []) spans.push(...(scope.spans ?? []));
-      for (const waiter of [...waiters]) {
-        if (spans.length >= waiter.count) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  return {
-    server,
-    spans,
-    url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
-    waitFor: (count) =>
-      spans.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
-  };
-}
-
-/** Waits until the receiver holds a span of `traceId` named `name` (spans arrive in batches, in any order). */
-async function spanNamed(receiver: ReturnType<typeof otlpReceiver>, traceId: string, name: string): Promise<OtlpSpan> {
-  for (;;) {
-    const found = receiver.spans.find((span) => span.traceId === traceId && span.name === name);
-    if (found) return found;
-    await receiver.waitFor(receiver.spans.length + 1);
-  }
-}
-
 /** The pack service's `call` record for a tool, as the server relays it. */
 function packCallRecord(record: LogRecord, toolId: string): Record<string, unknown> | undefined {
   const inner = record.record as Record<string, unknown> | undefined;
@@ -79,14 +29,14 @@ function config(label: string): string {
 }
 
 describe('traces across the REST route, the tool call and the pack service (dist/main.js as a process)', () => {
-  const receiver = otlpReceiver();
+  let receiver: OtlpReceiver;
   let traced: RunningServer;
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    receiver = await startOtlpReceiver();
     traced = await startServer(config('traces'), {
       env: {
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url(),
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_SERVICE_NAME: 'kindgi-server-under-test',
         // Exported soon after each span ends, so the test waits for spans rather than for a timer.
@@ -97,7 +47,7 @@ describe('traces across the REST route, the tool call and the pack service (dist
 
   afterAll(async () => {
     await stopAllServers();
-    await new Promise((resolve) => receiver.server.close(resolve));
+    await receiver?.close();
     cleanupTempDirs();
   });
 
@@ -118,8 +68,8 @@ describe('traces across the REST route, the tool call and the pack service (dist
     );
     // The supervisor (in the server process) relays under a span of its own; the pack service process
     // (its SDK started from the OTEL_* variables the server passed on) runs the handler under the next.
-    const hop = await spanNamed(receiver, TRACE_ID, 'relay /v1/invoke');
-    const handler = await spanNamed(receiver, TRACE_ID, 'runHandler acme.format-citation');
+    const hop = await receiver.spanNamed('relay /v1/invoke', TRACE_ID);
+    const handler = await receiver.spanNamed('runHandler acme.format-citation', TRACE_ID);
     expect(hop).toMatchObject({ parentSpanId: tool?.spanId, kind: 2 });
     expect(handler).toMatchObject({ parentSpanId: hop.spanId, kind: 2 });
     expect(handler.attributes).toEqual(

@@ -11,6 +11,7 @@ export { createInMemoryRunStore } from './run-store.js';
 export { createStaticS3Credentials } from './s3-credentials.js';
 export { parseSseFrames, readSse, type SseFrame } from './sse.js';
 export { type AppBindings, createStubAppBindings, UnprovidedBindingError } from './stub-bindings.js';
+export { openStorageInTempDir, type TempDirStorage } from './temp-dir-storage.js';
 export { createStaticTokenResolver } from './token-resolver.js';
 export { createInMemoryToolRegistry, type RegistryPacks } from './tool-registry.js';
 // Blob storage: the in-memory binding.

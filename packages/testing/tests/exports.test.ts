@@ -17,6 +17,7 @@ describe('@kindgi/testing public surface', () => {
       'createStaticS3Credentials',
       'createStaticTokenResolver',
       'createStubAppBindings',
+      'openStorageInTempDir',
       'parseSseFrames',
       'readSse',
       'scriptedReply',
@@ -31,5 +32,15 @@ describe('@kindgi/testing public surface', () => {
   it('./moto exports exactly these names', async () => {
     const surface = await import('../src/moto.js');
     expect(Object.keys(surface).sort()).toEqual(['startMotoServer', 'startRelay', 'testVenvBin']);
+  });
+
+  it('./otlp exports exactly these names', async () => {
+    const surface = await import('../src/otlp.js');
+    expect(Object.keys(surface).sort()).toEqual(['startOtlpReceiver']);
+  });
+
+  it('./crash-child exports exactly these names', async () => {
+    const surface = await import('../src/crash-child.js');
+    expect(Object.keys(surface).sort()).toEqual(['crashChildren']);
   });
 });

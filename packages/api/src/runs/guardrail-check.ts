@@ -12,6 +12,9 @@ export async function runGuardrailCheck(
 ): Promise<Result<CheckResult, ApiError>> {
   const reply = await runCheck({
     check: { id: guardrail.checkId },
+    // A check id alone may name checks in two packs: the guardrail's pack is the one meant. A queued run's
+    // guardrails were resolved when it was accepted; a router that no longer serves that pack looks again.
+    packId: guardrail.packId,
     config: { ...(guardrail.config ?? {}), ...(options.config ?? {}) },
     trace,
     ...(options.signal ? { signal: options.signal } : {}),

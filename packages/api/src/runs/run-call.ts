@@ -40,6 +40,9 @@ export async function attemptRun(
   input: RunCallInput,
   signal: AbortSignal,
 ): Promise<AttemptResult> {
+  // No pack hint: the run may execute long after it was accepted, on another server or after the packs were
+  // redeployed, so the router resolves (toolId, version) against the packs serving now. `RunJob.packId` is
+  // only the queue the run waited in.
   const reply = await deps.runHandler({
     tool: run.version === undefined ? { id: run.toolId } : { id: run.toolId, version: run.version },
     input: run.input,

@@ -1,6 +1,7 @@
 // S3 storage rules every BlobStorageBinding implementation shares (in-memory, filesystem, …), so that
 // they agree byte for byte on keys, ETags, listing order and multipart checks.
 export { type BodyDigests, type BodyExpectations, checkDigests, consumeBody } from './body.js';
+export { keyNotFound, preconditionFailed, writeConditionsHold } from './conditions.js';
 export {
   checkAddress,
   checkCompletion,

@@ -117,6 +117,8 @@ export function toolCases(context: SuiteContext): void {
     expect((reply.body as { output: { secrets: object } }).output.secrets).toEqual({ apiKey: 'shh' });
     const dropped = await service.record((record) => eventOf(record) === 'secrets-dropped');
     expect(dropped.names).toEqual(['otherKey']);
+    // The same field name as every other per-call record, so one query finds a tool's records.
+    expect(dropped.toolId).toBe('conformance.context');
     expect(JSON.stringify(service.records)).not.toContain('undeclared-value');
   });
 

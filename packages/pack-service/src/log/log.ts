@@ -1,4 +1,5 @@
 import { isLogLevel, LOG_LEVELS, type LogFields, type LogLevel } from '@kindgi/protocol';
+import { jsonString } from './json-text.js';
 import { stderrBatchedLineWriter } from './line-writer.js';
 
 export { type BatchedLineWriter, stderrBatchedLineWriter, stderrLineWriter } from './line-writer.js';
@@ -30,6 +31,20 @@ export interface PackLog {
   /** A logger for another subsystem that adds `fields` to each record. */
   child(subsystem: string, fields?: LogFields): PackLog;
 }
+
+/**
+ * A `record` whose fields are already JSON text: `members` is `,"name":value…` for names that are none of
+ * the fixed ones (`time` … `kind`) and not array indexes, with no `undefined` value. The line is the one
+ * `record` writes for the same fields, without building and serialising a record object (the `call`
+ * record of every call goes this way). Only JSON-format logs without bound fields have it.
+ */
+export type RecordMembers = (event: string, level: LogLevel, message: string, members: string) => void;
+
+/** Where a `PackLog` made by `createPackLog` keeps its `RecordMembers` (not part of the public surface). */
+export const RECORD_MEMBERS: unique symbol = Symbol('kindgi.pack-log.record-members');
+
+/** A `PackLog` that may offer `RecordMembers`. */
+export type MaybeMembersLog = PackLog & { readonly [RECORD_MEMBERS]?: RecordMembers };
 
 /** How a `PackLog` writes and filters. */
 export interface PackLogOptions {
@@ -141,6 +156,17 @@ export function createPackLog(options: PackLogOptions = {}): PackLog {
       }
       write(format === 'json' ? safeJson(record) : pretty(record));
     };
+    // The fixed fields' text is what `safeJson` makes of them: level and severity are plain words, and an
+    // ISO time has no character JSON escapes.
+    const subsystemText = `","subsystem":${jsonString(subsystem)},"message":`;
+    const members: RecordMembers = (event, level, message, text) => {
+      if (rank[level] < threshold) return;
+      const eventText = jsonString(event);
+      write(
+        `{"time":"${isoTime()}","level":"${level}","severity":"${severity[level]}${subsystemText}${jsonString(message)},"event":${eventText},"kind":${eventText}${text}}`,
+      );
+    };
+    const hasBound = Object.values(bound).some((value) => value !== undefined);
     const at = (level: LogLevel) => (message: string, fields?: LogFields) => {
       if (rank[level] >= threshold) emit(level, message, fields);
     };
@@ -160,6 +186,7 @@ export function createPackLog(options: PackLogOptions = {}): PackLog {
         batched?.flush();
       },
       child: (name, fields = {}) => make(name, { ...bound, ...fields }),
+      ...(format === 'json' && !hasBound ? { [RECORD_MEMBERS]: members } : {}),
     };
   }
   return make(options.subsystem ?? 'pack', {});

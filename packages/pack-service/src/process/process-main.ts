@@ -1,3 +1,4 @@
+import { tracingRequested } from '@kindgi/protocol';
 import { createPackLog, type LogFormat, type PackLog } from '../log/log.js';
 import { PACK_SERVICE_VERSION, readCommandLine, USAGE } from './cli.js';
 import { METRICS_TOKEN_ENV_VAR, type PackServiceConfig, readPackServiceConfig } from './config.js';
@@ -5,7 +6,6 @@ import { readPackIndexFile } from './index-file.js';
 import { isolatedEnv, reportDropped, runIsolated, TOKEN_ENV_VAR } from './isolate.js';
 import { onStdinPipeClosed } from './parent-watch.js';
 import { PACK_SERVICE_DRAIN_MS, startPackService } from './start.js';
-import { packTracingRequested } from './tracing-env.js';
 import { containUncaught, ownCodeLocations, PACK_UNCAUGHT_EXIT_CODE } from './uncaught.js';
 
 function formatFor(setting: PackServiceConfig['log']['format']): LogFormat {
@@ -72,7 +72,7 @@ async function serve(config: PackServiceConfig, env: NodeJS.ProcessEnv, log: Pac
   });
 
   // The OpenTelemetry SDK is loaded only when OTEL_* asks for traces (off by default).
-  const tracing = packTracingRequested(env);
+  const tracing = tracingRequested(env);
   const shutdownTracing = tracing ? (await import('./tracing.js')).startPackTracing() : async () => undefined;
   const started = await startPackService({ ...config, env, log, tracing });
   if (started.kind === 'err') return fail(log, 'boot-failed', started.error);

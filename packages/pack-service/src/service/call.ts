@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import {
   type ErrorMessage,
@@ -11,9 +10,20 @@ import {
   parsePackRequestText,
   type Result,
 } from '@kindgi/protocol';
-import { parseTimeoutMs, readBody, sendCallReply, sendError } from '../transport/http-reply.js';
-import { type CallLogDeps, callIdsOf, LazyToolLog, logCall, logLate, type Subject, type Target } from './call-log.js';
+import { type BodyOutcome, parseTimeoutMs, readBodyThen, sendCallReply, sendError } from '../transport/http-reply.js';
+import {
+  type CallIds,
+  type CallLogDeps,
+  callIdsOf,
+  LazyToolLog,
+  logCall,
+  logLate,
+  type Subject,
+  type Target,
+} from './call-log.js';
 import type { CatalogTool, PackCatalog } from './catalog.js';
+import { type CloseWatcher, watchClose } from './close-watch.js';
+import { type DeadlineEntry, type DeadlineHandle, DeadlineLists } from './deadline-list.js';
 import { DeferredAbortSignal, type HandlerError, type ModuleImporter, type PackRunners } from './runners.js';
 import { withDeclaredSecrets } from './secrets.js';
 import { startCallSpan, withCallSpan } from './spans.js';
@@ -35,29 +45,11 @@ export interface CallDeps extends CallLogDeps {
 type StopReason = 'deadline' | 'cancelled';
 type RunOutcome = Result<unknown, HandlerError>;
 
-const CLOSE_WATCHERS = Symbol('kindgi.pack-service.close-watchers');
-type WatchedSocket = Socket & { [CLOSE_WATCHERS]?: Set<() => void> };
-
 /**
- * Calls `onClose` when the connection closes; returns the set to delete it from to stop watching. One
- * `close` listener per connection serves every call on it: a listener per call on the response costs
- * more than the rest of the transport layer together (measured with the benchmark).
+ * How a served call ends for its service: `failed` when the runner itself failed (it should never) or the
+ * service threw while handling the call; `thrown` is then what it threw. Called once per call.
  */
-function watchClose(socket: Socket, onClose: () => void): Set<() => void> {
-  const watched = socket as WatchedSocket;
-  let callbacks = watched[CLOSE_WATCHERS];
-  if (!callbacks) {
-    const created = new Set<() => void>();
-    callbacks = created;
-    watched[CLOSE_WATCHERS] = created;
-    socket.once('close', () => {
-      for (const callback of created) callback();
-      created.clear();
-    });
-  }
-  callbacks.add(onClose);
-  return callbacks;
-}
+export type CallEnded = (res: ServerResponse, failed: boolean, thrown?: unknown) => void;
 
 /** The call's deadline from `kindgi-timeout-ms`: a positive integer, else the default. */
 export function timeoutFrom(header: string | string[] | undefined, fallback: number): number {
@@ -93,97 +85,184 @@ function encodeOutcome(deps: CallDeps, message: PackResponse, subject: Subject, 
   );
 }
 
+// Every service of the process shares the lists: calls with the same timeout share one timer.
+const deadlines = new DeadlineLists();
+
+/**
+ * One admitted `POST /v1/invoke`, from its body to its reply. Callbacks instead of `async`/`await`: the
+ * promises and microtask turns of an awaited body, an awaited race and the service's `.then` were a
+ * measurable part of a small call's CPU time. Exactly one of the run, the deadline and the caller
+ * leaving settles the call; the service hears of its end once.
+ */
+class InvokeCall implements CloseWatcher, DeadlineEntry {
+  readonly #abort = new DeferredAbortSignal();
+  #deadline: DeadlineHandle | undefined;
+  #watchers: Set<CloseWatcher> | undefined;
+  #run: Promise<RunOutcome> | undefined;
+  #settled = false;
+  #ended = false;
+  #target: Target = 'tool';
+  #id = '';
+  #ids: CallIds = {};
+  #trace: CallTrace | undefined;
+
+  constructor(
+    readonly deps: CallDeps,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly admittedAt: number,
+    readonly ended: CallEnded,
+  ) {}
+
+  onBody(body: BodyOutcome): void {
+    try {
+      if (!this.#begin(body)) this.#end(false);
+    } catch (thrown) {
+      this.#end(true, thrown);
+    }
+  }
+
+  expire(): void {
+    this.stop('deadline');
+  }
+
+  onSocketClose(): void {
+    if (!this.res.writableEnded) this.stop('cancelled');
+  }
+
+  /** Starts the run; false when the call ended before it (a bad body, request or subject). */
+  #begin(body: BodyOutcome): boolean {
+    const { deps, req, res, admittedAt } = this;
+    if (body.kind === 'aborted') return false;
+    if (body.kind === 'too-large') {
+      sendError(res, 413, 'Request body too large');
+      return false;
+    }
+    const parsed = parsePackRequestText(body.body.toString('utf8'));
+    if (parsed.kind === 'err') {
+      reply(deps, res, admittedAt, parsed.error);
+      return false;
+    }
+    const request = parsed.value;
+    const traceparent = req.headers[PACK_HEADERS.traceparent];
+    let trace = callTrace(traceparent);
+    const ids = callIdsOf(request, req.headers);
+    const target: Target = request.kind === 'invoke' ? 'tool' : 'check';
+    const id = request.kind === 'invoke' ? request.tool.id : request.check.id;
+    const found =
+      request.kind === 'invoke' ? deps.catalog.findTool(request.tool) : deps.catalog.findCheck(request.check.id);
+    if (found.kind === 'err') {
+      reply(deps, res, admittedAt, found.error);
+      logCall(deps, target, id, ids, trace, found.error.code, performance.now() - admittedAt);
+      return false;
+    }
+    if (deps.tracing)
+      trace = startCallSpan(target, id, typeof traceparent === 'string' ? traceparent : undefined, trace);
+    this.#target = target;
+    this.#id = id;
+    this.#ids = ids;
+    this.#trace = trace;
+
+    this.#deadline = deadlines.add(this, timeoutFrom(req.headers[PACK_HEADERS.timeoutMs], deps.defaultTimeoutMs));
+    this.#watchers = watchClose(req.socket, this);
+    const leftAlready = res.destroyed || req.socket.destroyed;
+    const runTrace = trace;
+    const run =
+      runTrace.span === undefined
+        ? startRun(deps, request, found.value, this.#abort, runTrace)
+        : withCallSpan(runTrace, () => startRun(deps, request, found.value, this.#abort, runTrace));
+    this.#run = run;
+    run.then(
+      (outcome) => this.#finish(outcome),
+      (thrown: unknown) => this.#fail(thrown),
+    );
+    if (leftAlready) this.stop('cancelled');
+    return true;
+  }
+
+  /** Settles the call first, or reports false when something else already did. */
+  #settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    if (this.#deadline !== undefined) deadlines.remove(this.#deadline);
+    this.#watchers?.delete(this);
+    return true;
+  }
+
+  /** The deadline passed or the caller left before the run settled: answer (deadline) and log. */
+  stop(reason: StopReason): void {
+    // Before the run starts, a caller found gone is handled once it has (the run still starts, as ever).
+    if (this.#run === undefined || !this.#settle()) return;
+    try {
+      const { deps, res, admittedAt } = this;
+      const target = this.#target;
+      const id = this.#id;
+      const stoppedAt = performance.now();
+      const subject: Subject = target === 'tool' ? { toolId: id } : { checkId: id };
+      const message =
+        reason === 'deadline'
+          ? packError('deadline-exceeded', `\`${id}\` passed its deadline`, subject)
+          : packError('cancelled', `\`${id}\` was cancelled`, subject);
+      this.#abort.abort(new DOMException(message.message, reason === 'deadline' ? 'TimeoutError' : 'AbortError'));
+      if (reason === 'deadline') reply(deps, res, admittedAt, message);
+      logCall(deps, target, id, this.#ids, this.#trace as CallTrace, message.code, performance.now() - admittedAt);
+      const late = () => logLate(deps, target, id, subject, Math.round(performance.now() - stoppedAt));
+      // A runner that rejects (it should never) must not become an unhandled rejection after the reply.
+      void this.#run.then(late, late);
+      this.#end(false);
+    } catch (thrown) {
+      this.#end(true, thrown);
+    }
+  }
+
+  #finish(outcome: RunOutcome): void {
+    if (!this.#settle()) return;
+    try {
+      const { deps, res, admittedAt } = this;
+      const target = this.#target;
+      const id = this.#id;
+      let message = toMessage(target, outcome);
+      const encoded = encodeOutcome(deps, message, target === 'tool' ? { toolId: id } : { checkId: id }, id);
+      if (typeof encoded === 'string') {
+        sendCallReply(res, encoded, Math.round(performance.now() - admittedAt), deps.artifactVersion);
+      } else {
+        message = encoded;
+        reply(deps, res, admittedAt, message);
+      }
+      const code = message.kind === 'error' ? (message as ErrorMessage).code : 'ok';
+      logCall(deps, target, id, this.#ids, this.#trace as CallTrace, code, performance.now() - admittedAt);
+      this.#end(false);
+    } catch (thrown) {
+      this.#end(true, thrown);
+    }
+  }
+
+  #fail(thrown: unknown): void {
+    if (this.#settle()) this.#end(true, thrown);
+  }
+
+  #end(failed: boolean, thrown?: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.ended(this.res, failed, thrown);
+  }
+}
+
 /**
  * Serves one admitted `POST /v1/invoke`: reads the body, parses it, finds the tool or check, and runs it
  * under a deadline and the caller's connection. The reply goes out when the run settles, when the
  * deadline passes (the run keeps going and its late finish is logged), or never when the caller left.
- * Rejects only when the runner itself fails.
+ * `ended` hears once when the call is done; `failed` only when the runner itself failed.
  */
-export async function serveInvoke(
+export function serveInvoke(
   deps: CallDeps,
   req: IncomingMessage,
   res: ServerResponse,
   admittedAt: number,
-): Promise<void> {
-  const body = await readBody(req, deps.maxBodyBytes);
-  if (body.kind === 'aborted') return;
-  if (body.kind === 'too-large') {
-    sendError(res, 413, 'Request body too large');
-    return;
-  }
-  const parsed = parsePackRequestText(body.body.toString('utf8'));
-  if (parsed.kind === 'err') {
-    reply(deps, res, admittedAt, parsed.error);
-    return;
-  }
-  const request = parsed.value;
-  const traceparent = req.headers[PACK_HEADERS.traceparent];
-  let trace = callTrace(traceparent);
-  const ids = callIdsOf(request, req.headers);
-  const target: Target = request.kind === 'invoke' ? 'tool' : 'check';
-  const id = request.kind === 'invoke' ? request.tool.id : request.check.id;
-
-  const found =
-    request.kind === 'invoke' ? deps.catalog.findTool(request.tool) : deps.catalog.findCheck(request.check.id);
-  if (found.kind === 'err') {
-    reply(deps, res, admittedAt, found.error);
-    logCall(deps, target, id, ids, trace, found.error.code, performance.now() - admittedAt);
-    return;
-  }
-  if (deps.tracing) trace = startCallSpan(target, id, typeof traceparent === 'string' ? traceparent : undefined, trace);
-
-  // The signal is made only if pack code reads it: most handlers never do, and a controller is costly.
-  const abort = new DeferredAbortSignal();
-  let timer: NodeJS.Timeout | undefined;
-  let watchers: Set<() => void> | undefined;
-  let onClose: (() => void) | undefined;
-  let run: Promise<RunOutcome> | undefined;
-  // One promise settled by whichever comes first: the run, the deadline, or the caller leaving.
-  const first = new Promise<RunOutcome | StopReason>((resolve, reject) => {
-    timer = setTimeout(resolve, timeoutFrom(req.headers[PACK_HEADERS.timeoutMs], deps.defaultTimeoutMs), 'deadline');
-    onClose = () => {
-      if (!res.writableEnded) resolve('cancelled');
-    };
-    watchers = watchClose(req.socket, onClose);
-    if (res.destroyed || req.socket.destroyed) resolve('cancelled');
-    const runTrace = trace;
-    run = withCallSpan(runTrace, () => startRun(deps, request, found.value, abort, runTrace));
-    run.then(resolve, reject);
-  });
-  let outcome: RunOutcome | StopReason;
-  try {
-    outcome = await first;
-  } finally {
-    clearTimeout(timer);
-    watchers?.delete(onClose as () => void);
-  }
-
-  if (typeof outcome === 'string') {
-    const stoppedAt = performance.now();
-    const subject: Subject = target === 'tool' ? { toolId: id } : { checkId: id };
-    const message =
-      outcome === 'deadline'
-        ? packError('deadline-exceeded', `\`${id}\` passed its deadline`, subject)
-        : packError('cancelled', `\`${id}\` was cancelled`, subject);
-    abort.abort(new DOMException(message.message, outcome === 'deadline' ? 'TimeoutError' : 'AbortError'));
-    if (outcome === 'deadline') reply(deps, res, admittedAt, message);
-    logCall(deps, target, id, ids, trace, message.code, performance.now() - admittedAt);
-    const late = () => logLate(deps, target, id, subject, Math.round(performance.now() - stoppedAt));
-    // A runner that rejects (it should never) must not become an unhandled rejection after the reply.
-    void (run as Promise<RunOutcome>).then(late, late);
-    return;
-  }
-  const subject: Subject = target === 'tool' ? { toolId: id } : { checkId: id };
-  let message = toMessage(target, outcome);
-  const encoded = encodeOutcome(deps, message, subject, id);
-  if (typeof encoded === 'string') {
-    sendCallReply(res, encoded, Math.round(performance.now() - admittedAt), deps.artifactVersion);
-  } else {
-    message = encoded;
-    reply(deps, res, admittedAt, message);
-  }
-  const code = message.kind === 'error' ? (message as ErrorMessage).code : 'ok';
-  logCall(deps, target, id, ids, trace, code, performance.now() - admittedAt);
+  ended: CallEnded,
+): void {
+  const call = new InvokeCall(deps, req, res, admittedAt, ended);
+  readBodyThen(req, deps.maxBodyBytes, (body) => call.onBody(body));
 }
 
 function startRun(

@@ -178,20 +178,22 @@ export function createPackService(options: PackServiceOptions): PackService {
     }
     const admittedAt = performance.now();
     inFlight++;
-    // One reaction per call (`.catch().finally()` costs two more promises and their ticks).
-    serveInvoke(deps, req, res, admittedAt).then(release, (thrown: unknown) => {
-      try {
-        const message = messageOf(thrown);
-        log.record('service-error', 'error', `The pack service failed while handling a call: ${message}`);
-        sendError(res, 500, message);
-      } finally {
-        inFlight--;
-      }
-    });
+    serveInvoke(deps, req, res, admittedAt, callEnded);
   }
 
-  function release(): void {
-    inFlight--;
+  /** A call's end: one function for every call, so none needs a closure or a promise reaction of its own. */
+  function callEnded(res: ServerResponse, failed: boolean, thrown?: unknown): void {
+    if (!failed) {
+      inFlight--;
+      return;
+    }
+    try {
+      const message = messageOf(thrown);
+      log.record('service-error', 'error', `The pack service failed while handling a call: ${message}`);
+      sendError(res, 500, message);
+    } finally {
+      inFlight--;
+    }
   }
 
   function route(req: IncomingMessage, res: ServerResponse): void {

@@ -23,8 +23,6 @@ export interface Child {
   /** Set once listening: the child's base URL and the pool the front forwards through. */
   url?: string;
   pool?: Pool;
-  /** When the child started serving (for the restart backoff's reset). */
-  servingSince?: number;
   kill(signal: NodeJS.Signals): void;
 }
 

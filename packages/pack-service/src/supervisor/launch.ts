@@ -1,5 +1,5 @@
 import type { Child } from './child.js';
-import type { PackServiceSupervisorOptions, RestartBackoff } from './types.js';
+import type { PackServiceSupervisorOptions } from './types.js';
 
 /** How one child is started: its argv, its environment, and the token for descriptor 3 (if that way). */
 export interface ChildLaunch {
@@ -30,11 +30,6 @@ export function childLaunch(
   const argv = [...command, '--index', indexPath, '--module-root', options.moduleRoot, '--host', '127.0.0.1'];
   if (!viaFd) return { argv, env };
   return { argv: [...argv, '--token-fd', '3'], env, tokenOnFd3: token };
-}
-
-/** The delay before restart `attempt` (1-based): `initialMs * factor^(attempt-1)`, at most `maxMs`. */
-export function restartDelayMs(backoff: Required<RestartBackoff>, attempt: number): number {
-  return Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (attempt - 1));
 }
 
 function delay(ms: number): Promise<void> {

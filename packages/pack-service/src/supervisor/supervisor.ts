@@ -1,11 +1,14 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { err, ok, type Result } from '@kindgi/protocol';
+import { ok, type Result } from '@kindgi/protocol';
 import { createSessionToken, isValidSessionToken } from '../transport/token.js';
-import { type Child, childPool, spawnChild } from './child.js';
+import { type BootDeps, type BootedChild, bootChild } from './boot.js';
+import { type Child, childPool } from './child.js';
 import { createFrontHandler } from './front.js';
-import { createCallHolds, type FrontState } from './hold.js';
-import { childLaunch, restartDelayMs, retireChild } from './launch.js';
+import { type FrontServer, listenFront } from './front-server.js';
+import { type CallHolds, createCallHolds } from './hold.js';
+import { retireChild } from './launch.js';
+import { createSupervisorLifecycle, type StartSettled, type SupervisorLifecycle } from './lifecycle.js';
+import { createRestartTimer, type RestartTimer } from './restart-timer.js';
+import { createSerialQueue, type SerialQueue } from './serial-queue.js';
 import type {
   PackServiceSupervisor,
   PackServiceSupervisorOptions,
@@ -26,8 +29,20 @@ export class SupervisorError extends Error {
   }
 }
 
-/** A child that served this long before crashing resets the restart backoff. */
-const STABLE_MS = 10_000;
+type StartOutcome = Result<SupervisorStarted, SupervisorStartError>;
+
+/** What the supervisor's steps share: its state, its effects, and the queue its boots run through. */
+interface Supervision {
+  options: PackServiceSupervisorOptions;
+  token: string;
+  emit: (event: SupervisorEvent) => void;
+  life: SupervisorLifecycle<Child>;
+  restarts: RestartTimer;
+  holds: CallHolds;
+  boot: BootDeps;
+  serialize: SerialQueue;
+  retiring: Set<Promise<void>>;
+}
 
 function nonNegative(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -35,6 +50,109 @@ function nonNegative(value: number | undefined, fallback: number, name: string):
     throw new SupervisorError('supervisor-config-invalid', `\`${name}\` must be a number ≥ 0`);
   }
   return value;
+}
+
+// Every change of the lifecycle ends with this, so held calls move on as soon as they can.
+function changed(s: Supervision): void {
+  s.holds.update();
+}
+
+function retire(s: Supervision, child: Child): Promise<void> {
+  s.emit({ kind: 'child-retiring', pid: child.pid });
+  // New calls already go to its successor.
+  const done = retireChild(child, s.options.drainMs ?? 30_000, s.options.killAfterMs ?? 10_000);
+  s.retiring.add(done);
+  void done.finally(() => s.retiring.delete(done));
+  return done;
+}
+
+/** Switches calls to a child that listens, and retires the one it replaces. */
+function serve(s: Supervision, { child, port }: BootedChild): SupervisorStarted {
+  const url = `http://127.0.0.1:${port}`;
+  child.url = url;
+  child.pool = childPool(url);
+  const previous = s.life.childServing(child, { url, token: s.token, dispatcher: child.pool }, Date.now());
+  watchServing(s, child);
+  s.emit({ kind: 'child-serving', pid: child.pid, port, replaced: previous?.pid });
+  changed(s);
+  if (previous) void retire(s, previous);
+  return { pid: child.pid, port };
+}
+
+/** The serving child's exit: expected once it was replaced or stopped, else a crash that schedules a restart. */
+function watchServing(s: Supervision, child: Child): void {
+  void child.exited.then(({ exitCode, signal }) => {
+    const expected = s.life.serving !== child;
+    s.emit({ kind: 'child-exited', pid: child.pid, exitCode, signal, expected });
+    if (expected) return;
+    s.life.childExited(child, Date.now());
+    void child.pool?.destroy();
+    scheduleRestart(s, child.indexPath);
+    changed(s);
+  });
+}
+
+// A crashed child restarts on the code it was running (a newer start() cancels the restart).
+function scheduleRestart(s: Supervision, indexPath: string): void {
+  const due = s.life.restartScheduled();
+  if (!due) return;
+  const delayMs = s.restarts.arm(due.attempt, () => {
+    s.life.restartFired(due.epoch);
+    void s.serialize(() => restart(s, indexPath, due.epoch));
+  });
+  s.emit({ kind: 'restart-scheduled', attempt: due.attempt, delayMs });
+}
+
+async function restart(s: Supervision, indexPath: string, epoch: number): Promise<void> {
+  try {
+    // A start() or stop() since the crash already decided what serves.
+    if (s.life.restartMoot(epoch)) return;
+    const outcome = await bootAndServe(s, indexPath, 'restart', epoch);
+    if (outcome.kind === 'err' && s.life.restartFailed(epoch)) scheduleRestart(s, indexPath);
+  } finally {
+    s.life.restartSettled(epoch);
+    changed(s);
+  }
+}
+
+// `epoch` is the one the start was asked in: a stop() in between cancels it.
+async function bootAndServe(
+  s: Supervision,
+  indexPath: string,
+  reason: 'start' | 'restart',
+  epoch: number,
+): Promise<StartOutcome> {
+  const booted = await bootChild(s.boot, { indexPath, reason, stale: () => s.life.isStale(epoch) });
+  return booted.kind === 'ok' ? ok(serve(s, booted.value)) : booted;
+}
+
+function settledAs(outcome: StartOutcome | undefined): StartSettled {
+  if (outcome?.kind === 'ok') return 'served';
+  // No outcome: the boot threw; that counts as a failure.
+  return outcome?.error.code === 'stopped' ? 'stopped' : 'failed';
+}
+
+async function start(s: Supervision, indexPath: string): Promise<StartOutcome> {
+  s.restarts.cancel();
+  const ticket = s.life.startAsked();
+  let outcome: StartOutcome | undefined;
+  try {
+    outcome = await s.serialize(() => bootAndServe(s, indexPath, 'start', ticket.epoch));
+    return outcome;
+  } finally {
+    s.life.startSettled(ticket, settledAs(outcome));
+    changed(s);
+  }
+}
+
+async function stop(s: Supervision): Promise<void> {
+  s.restarts.cancel();
+  const { booting, serving } = s.life.stopped();
+  for (const child of booting) child.kill('SIGKILL');
+  changed(s);
+  if (serving) void retire(s, serving);
+  await Promise.all([...s.retiring, ...booting.map((child) => child.exited)]);
+  s.emit({ kind: 'stopped' });
 }
 
 /**
@@ -57,230 +175,61 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
   if (Array.isArray(options.command) && options.command.length === 0) {
     throw new SupervisorError('supervisor-config-invalid', '`command` must name a program');
   }
-  const backoff = { initialMs: 200, maxMs: 10_000, factor: 2, ...options.restartBackoff };
   const holdMs = nonNegative(options.holdWhileRestartingMs, 10_000, 'holdWhileRestartingMs');
   const maxHeld = nonNegative(options.maxHeldCalls, 1_000, 'maxHeldCalls');
   const emit = (event: SupervisorEvent): void => options.onEvent?.(event);
-
-  let server: Server | undefined;
-  let url: string | undefined;
-  let current: Child | undefined;
-  const booting = new Set<Child>();
-  const retiring = new Set<Promise<void>>();
-  // Bumped by stop(): a boot that began before it must not start serving after it.
-  let epoch = 0;
-  let restartAttempt = 0;
-  let restartTimer: NodeJS.Timeout | undefined;
-  // The epoch of a restart whose timer fired and whose boot is queued or running.
-  let restartEpoch: number | undefined;
-  // start() calls not yet settled, by the epoch they began in (a stop() since makes them moot).
-  const pendingStarts = new Set<{ epoch: number }>();
-  // The boot that was to end a gap failed; calls are refused, not held, until a child serves or a start().
-  let bootFailed = false;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const serialize = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
-    return run;
-  };
-
-  const state = (): FrontState => {
-    if (current?.url && current.pool) {
-      return { kind: 'serving', target: { url: current.url, token, dispatcher: current.pool } };
-    }
-    if ([...pendingStarts].some((start) => start.epoch === epoch)) return { kind: 'expected' };
-    if (bootFailed) return { kind: 'unavailable', reason: 'boot-failed' };
-    if (restartTimer || restartEpoch === epoch) return { kind: 'expected' };
-    return { kind: 'unavailable', reason: 'not-running' };
-  };
+  const life = createSupervisorLifecycle<Child>();
+  const state = () => life.frontState();
   const holds = createCallHolds({ state, maxHeld, emit });
-  // Every change of `state()`'s inputs ends with this, so held calls move on as soon as they can.
-  const changed = (): void => holds.update();
-
-  const retire = (child: Child): Promise<void> => {
-    emit({ kind: 'child-retiring', pid: child.pid });
-    // New calls already go to its successor.
-    const done = retireChild(child, options.drainMs ?? 30_000, options.killAfterMs ?? 10_000);
-    retiring.add(done);
-    void done.finally(() => retiring.delete(done));
-    return done;
+  const began = (child: Child) => life.bootBegan(child);
+  const ended = (child: Child) => life.bootEnded(child);
+  const s: Supervision = {
+    options,
+    token,
+    emit,
+    life,
+    holds,
+    restarts: createRestartTimer(options.restartBackoff),
+    boot: { options, token, emit, began, ended },
+    serialize: createSerialQueue(),
+    retiring: new Set(),
   };
-
-  // A crashed child restarts on the code it was running (a newer start() cancels the restart).
-  const scheduleRestart = (indexPath: string): void => {
-    if (restartTimer) return;
-    restartAttempt++;
-    const delayMs = restartDelayMs(backoff, restartAttempt);
-    emit({ kind: 'restart-scheduled', attempt: restartAttempt, delayMs });
-    const scheduledEpoch = epoch;
-    restartTimer = setTimeout(() => {
-      restartTimer = undefined;
-      restartEpoch = scheduledEpoch;
-      void serialize(async () => {
-        try {
-          // A start() or stop() since the crash already decided what serves.
-          if (current || epoch !== scheduledEpoch) return;
-          const outcome = await boot(indexPath, 'restart', scheduledEpoch);
-          if (outcome.kind === 'err' && !current && epoch === scheduledEpoch) {
-            bootFailed = true;
-            scheduleRestart(indexPath);
-          }
-        } finally {
-          if (restartEpoch === scheduledEpoch) restartEpoch = undefined;
-          changed();
-        }
-      });
-    }, delayMs);
-  };
-
-  const watchServing = (child: Child): void => {
-    void child.exited.then(({ exitCode, signal }) => {
-      const expected = child !== current;
-      emit({ kind: 'child-exited', pid: child.pid, exitCode, signal, expected });
-      if (expected) return;
-      current = undefined;
-      if (child.servingSince !== undefined && Date.now() - child.servingSince >= STABLE_MS) restartAttempt = 0;
-      void child.pool?.destroy();
-      scheduleRestart(child.indexPath);
-      changed();
-    });
-  };
-
-  // `bootEpoch` is the epoch when the start was asked for: a stop() in between cancels it.
-  const boot = async (
-    indexPath: string,
-    reason: 'start' | 'restart',
-    bootEpoch: number,
-  ): Promise<Result<SupervisorStarted, SupervisorStartError>> => {
-    const failure = (code: SupervisorStartError['code'], message: string) =>
-      err<SupervisorStartError>({ code, message, problems: [], exitCode: null, signal: null, output: [] });
-    if (epoch !== bootEpoch) return failure('stopped', 'The supervisor was stopped before the pack service started');
-    let argv: readonly string[];
-    try {
-      argv = typeof options.command === 'function' ? await options.command() : options.command;
-    } catch (thrown) {
-      return failure('command-invalid', `The command function threw: ${String(thrown)}`);
-    }
-    if (!Array.isArray(argv) || argv.length === 0 || argv.some((part) => typeof part !== 'string')) {
-      return failure('command-invalid', '`command` must give a non-empty list of strings');
-    }
-    if (epoch !== bootEpoch) return failure('stopped', 'The supervisor was stopped before the pack service started');
-    const launch = childLaunch(options, argv, indexPath, token);
-    const child = spawnChild({
-      ...launch,
-      cwd: options.cwd,
-      indexPath,
-      bootTimeoutMs: options.bootTimeoutMs ?? 60_000,
-      onRecord: (record) => options.onLog?.(record),
-      onOutput: (line, stream, pid) => options.onOutput?.(line, stream, pid),
-    });
-    booting.add(child);
-    emit({ kind: 'child-spawned', pid: child.pid, indexPath, reason });
-    const outcome = await child.booted;
-    booting.delete(child);
-    if (outcome.kind === 'err' && epoch !== bootEpoch) {
-      return failure('stopped', 'The supervisor was stopped while the pack service booted');
-    }
-    if (outcome.kind === 'err') {
-      const { problems, exitCode, signal } = outcome.error;
-      emit({ kind: 'boot-failed', pid: child.pid, problems, exitCode, signal });
-      child.kill('SIGKILL');
-      return outcome;
-    }
-    if (epoch !== bootEpoch) {
-      child.kill('SIGKILL');
-      return failure('stopped', 'The supervisor was stopped while the pack service booted');
-    }
-    child.url = `http://127.0.0.1:${outcome.value.port}`;
-    child.pool = childPool(child.url);
-    child.servingSince = Date.now();
-    const previous = current;
-    current = child;
-    bootFailed = false;
-    watchServing(child);
-    emit({ kind: 'child-serving', pid: child.pid, port: outcome.value.port, replaced: previous?.pid });
-    changed();
-    if (previous) void retire(previous);
-    return ok({ pid: child.pid, port: outcome.value.port });
-  };
-
-  const stop = async (): Promise<void> => {
-    epoch++;
-    clearTimeout(restartTimer);
-    restartTimer = undefined;
-    const abandoned = [...booting];
-    for (const child of abandoned) child.kill('SIGKILL');
-    const serving = current;
-    current = undefined;
-    bootFailed = false;
-    changed();
-    if (serving) void retire(serving);
-    await Promise.all([...retiring, ...abandoned.map((child) => child.exited)]);
-    emit({ kind: 'stopped' });
+  let front: FrontServer | undefined;
+  // One listen at a time: a second listen() while the first is binding gets the same front.
+  let listening: Promise<FrontServer> | undefined;
+  const listenOnce = async (): Promise<FrontServer> => {
+    const maxReplyBytes = options.maxReplyBytes !== undefined ? { maxReplyBytes: options.maxReplyBytes } : {};
+    const handler = createFrontHandler({ token, state, holds, holdMs, ...maxReplyBytes });
+    const listened = await listenFront(handler, options.host ?? '127.0.0.1', options.port ?? 0);
+    if (listened.kind === 'err') throw new SupervisorError('listen-failed', listened.error);
+    front = listened.value;
+    emit({ kind: 'front-listening', url: front.url });
+    return front;
   };
 
   return {
     token,
     get url() {
-      return url;
+      return front?.url;
     },
     get servingPid() {
-      return current?.pid;
+      return life.serving?.pid;
     },
     async listen() {
-      if (url) return { url, token };
-      const front = createServer(
-        createFrontHandler({
-          token,
-          state,
-          holds,
-          holdMs,
-          ...(options.maxReplyBytes !== undefined ? { maxReplyBytes: options.maxReplyBytes } : {}),
-        }),
-      );
-      const host = options.host ?? '127.0.0.1';
-      await new Promise<void>((resolve, reject) => {
-        front.once('error', (error) => reject(new SupervisorError('listen-failed', `Cannot listen: ${error.message}`)));
-        front.listen(options.port ?? 0, host, () => resolve());
+      listening ??= listenOnce().catch((error: unknown) => {
+        listening = undefined;
+        throw error;
       });
-      // Errors after listening (a socket error) are per connection; keep the front up.
-      front.on('error', () => undefined);
-      server = front;
-      const address = front.address() as AddressInfo;
-      url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-      emit({ kind: 'front-listening', url });
-      return { url, token };
+      return { url: (await listening).url, token };
     },
-    async start(indexPath) {
-      clearTimeout(restartTimer);
-      restartTimer = undefined;
-      restartAttempt = 0;
-      bootFailed = false;
-      const pending = { epoch };
-      pendingStarts.add(pending);
-      let outcome: Result<SupervisorStarted, SupervisorStartError> | undefined;
-      try {
-        outcome = await serialize(() => boot(indexPath, 'start', pending.epoch));
-        return outcome;
-      } finally {
-        pendingStarts.delete(pending);
-        if (outcome?.kind !== 'ok' && outcome?.error.code !== 'stopped' && !current) bootFailed = true;
-        changed();
-      }
-    },
-    stop,
+    start: (indexPath) => start(s, indexPath),
+    stop: () => stop(s),
     async close() {
-      await stop();
-      const front = server;
-      server = undefined;
-      url = undefined;
-      if (front) {
-        await new Promise<void>((resolve) => {
-          front.close(() => resolve());
-          front.closeAllConnections();
-        });
-      }
+      await stop(s);
+      const closing = front;
+      front = undefined;
+      listening = undefined;
+      await closing?.close();
       emit({ kind: 'closed' });
     },
   };

@@ -72,27 +72,30 @@ export function parseTimeoutMs(header: string | string[] | undefined): number | 
  * gets a clean 413 on a connection that stays usable.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let done = false;
-    const finish = (outcome: BodyOutcome): void => {
-      if (done) return;
-      done = true;
-      resolve(outcome);
-    };
-    req.on('data', (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes <= limit) chunks.push(chunk);
-      else chunks.length = 0;
-    });
-    req.on('end', () => {
-      if (bytes > limit) finish({ kind: 'too-large', bytes });
-      else finish({ kind: 'ok', body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes) });
-    });
-    req.on('error', () => finish({ kind: 'aborted' }));
-    req.on('close', () => {
-      if (!req.complete) finish({ kind: 'aborted' });
-    });
+  return new Promise((resolve) => readBodyThen(req, limit, resolve));
+}
+
+/** `readBody` with a callback, called once: the call path saves the promise and its microtask turn. */
+export function readBodyThen(req: IncomingMessage, limit: number, done: (outcome: BodyOutcome) => void): void {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let finished = false;
+  const finish = (outcome: BodyOutcome): void => {
+    if (finished) return;
+    finished = true;
+    done(outcome);
+  };
+  req.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes <= limit) chunks.push(chunk);
+    else chunks.length = 0;
+  });
+  req.on('end', () => {
+    if (bytes > limit) finish({ kind: 'too-large', bytes });
+    else finish({ kind: 'ok', body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes) });
+  });
+  req.on('error', () => finish({ kind: 'aborted' }));
+  req.on('close', () => {
+    if (!req.complete) finish({ kind: 'aborted' });
   });
 }

@@ -13,9 +13,11 @@ import {
   consumeBody,
   decodeListCursor,
   encodeListCursor,
+  keyNotFound,
   listByPrefixOver,
   matchesFilter,
-  normalizeEtag,
+  preconditionFailed,
+  writeConditionsHold,
 } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { memoryMultipart } from './memory-multipart.js';
@@ -51,19 +53,6 @@ function notFound(ref: { blobId?: string; bucket?: string; key?: string }): { ki
   return err({ code: 'blob-not-found', message: `${what} does not exist`, ...ref });
 }
 
-function preconditionHolds(current: BlobMeta | undefined, input: BlobPutInput): boolean {
-  if (input.ifNoneMatch === '*' && current !== undefined) return false;
-  if (input.ifMatch !== undefined && (current === undefined || normalizeEtag(input.ifMatch) !== current.etag)) {
-    return false;
-  }
-  return true;
-}
-
-const PRECONDITION: BlobError = {
-  code: 'precondition-failed',
-  message: 'the precondition on the current object failed',
-};
-
 /**
  * A `BlobStorageBinding` held in memory: correct for development and tests, gone when the process ends.
  * Bodies are read chunk by chunk and hashed as they stream; nothing becomes visible until every check passed.
@@ -91,12 +80,12 @@ export function createInMemoryBlobStorage(): BlobStorageBinding {
     const address = key ?? blobId;
     const checked = checkAddress(bucket, address);
     if (checked.kind === 'err') return checked;
-    if (!preconditionHolds(state.at(bucket, address)?.meta, input)) return err(PRECONDITION);
+    if (!writeConditionsHold(state.at(bucket, address)?.meta, input)) return err(preconditionFailed());
     const chunks: Buffer[] = [];
     const body = await consumeBody(input.bytes, (chunk) => void chunks.push(Buffer.from(chunk)), input);
     if (body.kind === 'err') return body;
     // Checked again at commit: the body may have streamed for a long time, and this commit is synchronous.
-    if (!preconditionHolds(state.at(bucket, address)?.meta, input)) return err(PRECONDITION);
+    if (!writeConditionsHold(state.at(bucket, address)?.meta, input)) return err(preconditionFailed());
     const meta = buildMeta({ blobId, tenantId, bucket, key: address }, input, {
       size: body.value.size,
       hash: body.value.sha256,
@@ -121,7 +110,7 @@ export function createInMemoryBlobStorage(): BlobStorageBinding {
     },
     async getByKey(tenantId, bucket, key, options) {
       const blob = tenant(tenantId).at(bucket, key);
-      return blob === undefined ? notFound({ bucket, key }) : ok(read(blob, options?.range));
+      return blob === undefined ? err(keyNotFound(bucket, key)) : ok(read(blob, options?.range));
     },
     async headByKey(tenantId, bucket, key) {
       const blob = tenant(tenantId).at(bucket, key);

@@ -46,6 +46,7 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
           version: body.version,
         });
       }
+      // The queue the run waits in. Which pack runs it is decided when it executes (run-call.ts).
       packId = tool.packId;
     }
     const guardrails = await resolveGuardrails(deps, tenantId, body.guardrails ?? []);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { RunHandlerBinding, ToolRegistry } from '@kindgi/bindings';
+import { describedToolPack, type RunHandlerBinding, type ToolRegistry } from '@kindgi/bindings';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { apiErrorFromPack, apiErrorFromTransport } from '../../errors/pack-errors.js';
@@ -37,6 +37,7 @@ export function registerToolRoutes(app: OpenAPIHono<AppEnv>, deps: ToolDeps): vo
     const { tenantId } = c.get('principal');
     const { toolId } = c.req.valid('param');
     const body = c.req.valid('json');
+    let packId: string | undefined;
     if (toolRegistry !== undefined) {
       const tool = await toolRegistry.getTool(tenantId, toolId);
       if (tool === null) throw new ApiError('tool-not-found', `No tool '${toolId}'.`, { toolId });
@@ -47,6 +48,8 @@ export function registerToolRoutes(app: OpenAPIHono<AppEnv>, deps: ToolDeps): vo
           versions: tool.versions,
         });
       }
+      // What the registry found travels with the call, so the router need not look the tool up again.
+      packId = describedToolPack(tool, body.version);
     }
     const reply = await deps.runHandler({
       tool: body.version === undefined ? { id: toolId } : { id: toolId, version: body.version },
@@ -55,6 +58,7 @@ export function registerToolRoutes(app: OpenAPIHono<AppEnv>, deps: ToolDeps): vo
       // The request's signal fires when the client goes away, which cancels the call in the pack.
       signal: c.req.raw.signal,
       ...(body.deadlineMs === undefined ? {} : { deadlineMs: body.deadlineMs }),
+      ...(packId === undefined ? {} : { packId }),
     });
     if (reply.kind === 'err') throw apiErrorFromTransport(reply.error);
     const message = reply.value;

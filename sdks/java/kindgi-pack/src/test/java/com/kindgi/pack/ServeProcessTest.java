@@ -136,6 +136,7 @@ class ServeProcessTest {
     assertEquals("{\"DECLARED_KEY\":\"k1\"}", Json.write(reply.at("/output/secrets")));
     JsonNode dropped = nextRecord(stderr, "secrets-dropped");
     assertEquals("[\"OTHER_KEY\"]", Json.write(dropped.get("names")));
+    assertEquals("probe.env", dropped.get("toolId").asText());
     assertTrue(!dropped.toString().contains("other-value"));
   }
 

@@ -168,7 +168,7 @@ public final class CallRunner {
     if (!dropped.isEmpty()) {
       dropped.sort(null);
       log.record("secrets-dropped", PackLog.Level.warn, "Tool \"" + served.id() + "\" was sent secrets its needsSpec doesn't declare, "
-          + "dropped: " + String.join(", ", dropped), withFields(Map.of("tool", served.id(), "names", dropped), logFields));
+          + "dropped: " + String.join(", ", dropped), withFields(Map.of("toolId", served.id(), "names", dropped), logFields));
     }
     return kept;
   }

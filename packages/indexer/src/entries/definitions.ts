@@ -1,5 +1,5 @@
 import { describeThrown, err, isResult, ok, type Result } from '@kindgi/protocol';
-import type { PrimitiveFolder } from './constants.js';
+import type { PrimitiveFolder } from '../constants.js';
 
 const PRIMITIVE_MARKER = Symbol.for('kindgi.primitive');
 const MARKER_KINDS: Record<string, PrimitiveFolder> = {

@@ -2,12 +2,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { canonicalJson, describeThrown, err, ok, type Result } from '@kindgi/protocol';
 import { type BuildFailure, build } from 'esbuild';
-import { writeFileAtomic } from './atomic-write.js';
+import { findAllKindgiConfigs } from '../config/find.js';
+import { languageMismatchMessage } from '../config/language-mismatch.js';
+import { type LoadedKindgiConfig, packLanguage, readKindgiConfig } from '../config/load.js';
+import { writeFileAtomic } from '../indexing/atomic-write.js';
+import { discoverFiles, resolveDiscovery } from '../indexing/discovery.js';
 import type { BundleMap } from './bundle-map.js';
-import { findAllKindgiConfigs } from './config-find.js';
-import { type LoadedKindgiConfig, packLanguage, readKindgiConfig } from './config-load.js';
-import { discoverFiles, resolveDiscovery } from './discovery.js';
-import { languageMismatchMessage } from './language-mismatch.js';
 
 /** What `buildPack` bundles and where. */
 export interface BuildPackOptions {

@@ -1,5 +1,5 @@
 import { type IndexAgent, type IndexFlow, ok, type Result } from '@kindgi/protocol';
-import { copyOptional, definitionId, type EntryContext, type EntryError, invalid } from './entry-context.js';
+import { copyOptional, definitionId, type EntryContext, type EntryError, invalid } from './context.js';
 
 function refId(ref: unknown): unknown {
   // An agent may list definitions themselves; the index names them by id.

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import type { KindgiConfigLocation } from './config-types.js';
-import { KINDGI_CONFIG_FILENAMES, KINDGI_JSON_CONFIG_FILENAME, PYPROJECT_FILENAME } from './constants.js';
+import { KINDGI_CONFIG_FILENAMES, KINDGI_JSON_CONFIG_FILENAME, PYPROJECT_FILENAME } from '../constants.js';
+import type { KindgiConfigLocation } from './types.js';
 
 async function isFile(path: string): Promise<boolean> {
   try {

@@ -8,14 +8,14 @@ import {
   ok,
   type Result,
 } from '@kindgi/protocol';
-import type { PrimitiveFolder } from './constants.js';
-import { describeExport, detectKinds, KIND_NOUN, unwrapDefinition, withArticle } from './definitions.js';
+import type { PrimitiveFolder } from '../constants.js';
+import { buildAgentEntry, buildFlowEntry } from '../entries/agent-flow.js';
+import type { EntryContext } from '../entries/context.js';
+import { describeExport, detectKinds, KIND_NOUN, unwrapDefinition, withArticle } from '../entries/definitions.js';
+import { buildGuardrailEntry } from '../entries/guardrail.js';
+import { buildToolEntry } from '../entries/tool.js';
+import { fileError, type IndexerFileError } from '../errors.js';
 import type { DiscoveredFile } from './discovery.js';
-import { buildAgentEntry, buildFlowEntry } from './entry-agent-flow.js';
-import type { EntryContext } from './entry-context.js';
-import { buildGuardrailEntry } from './entry-guardrail.js';
-import { buildToolEntry } from './entry-tool.js';
-import { fileError, type IndexerFileError } from './errors.js';
 import type { ModuleNamespace } from './module-loader.js';
 
 /** One indexed file: its kind, its entry and, for a guardrail, the check ids it ships. */

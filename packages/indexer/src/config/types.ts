@@ -1,5 +1,5 @@
 import type { PackEnvDeclaration } from '@kindgi/protocol';
-import type { PackLanguage, PrimitiveFolder } from './constants.js';
+import type { PackLanguage, PrimitiveFolder } from '../constants.js';
 
 /** A pack's `kindgi.config.*` (or `kindgi.config.json`, or `pyproject.toml` `[tool.kindgi]`), as loaded. */
 export interface KindgiConfig {

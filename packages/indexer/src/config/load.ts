@@ -1,12 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { describeThrown, err, isResult, ok, type Result, validatePackEnvDeclaration } from '@kindgi/protocol';
-import { configFormatOf, findAllKindgiConfigs, readPyprojectTable } from './config-find.js';
-import type { KindgiConfig, KindgiConfigLocation } from './config-types.js';
-import { KINDGI_CONFIG_FILENAMES, type PackLanguage, PRIMITIVE_KINDS } from './constants.js';
-import { errorText } from './definitions.js';
-import { type IndexerError, indexerError } from './errors.js';
-import { sharedReloadingModuleLoader } from './module-loader.js';
+import { KINDGI_CONFIG_FILENAMES, type PackLanguage, PRIMITIVE_KINDS } from '../constants.js';
+import { errorText } from '../entries/definitions.js';
+import { type IndexerError, indexerError } from '../errors.js';
+import { sharedReloadingModuleLoader } from '../indexing/module-loader.js';
+import { configFormatOf, findAllKindgiConfigs, readPyprojectTable } from './find.js';
+import type { KindgiConfig, KindgiConfigLocation } from './types.js';
 
 const LANGUAGES: readonly PackLanguage[] = ['node', 'python', 'java', 'scala'];
 

@@ -11,7 +11,7 @@ import {
   type PackLanguage,
   PRIMITIVE_KINDS,
   type PrimitiveFolder,
-} from './constants.js';
+} from '../constants.js';
 
 const DEFAULTS: Record<PackLanguage, Readonly<DiscoveryPatterns>> = {
   node: DEFAULT_DISCOVERY,

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type CliIo, parseCommandLine, processIo } from './cli-args.js';
-import { type RunIndexerOptions, runIndexer } from './run-indexer.js';
+import { type RunIndexerOptions, runIndexer } from '../indexing/run-indexer.js';
+import { type CliIo, parseCommandLine, processIo } from './args.js';
 
-export type { CliIo } from './cli-args.js';
+export type { CliIo } from './args.js';
 
 const USAGE = `Usage: kindgi-index --pack-dir <path> [options]
 
@@ -32,12 +32,15 @@ declare const __KINDGI_VERSION__: string | undefined;
 /** The indexer's version (its package's, or the one the bundle was built with). */
 export function indexerVersion(): string {
   if (typeof __KINDGI_VERSION__ === 'string') return __KINDGI_VERSION__;
-  try {
-    const url = new URL('../package.json', import.meta.url);
-    return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
+  // The nearest package.json up from this module: the package root from `src/cli/` and from `dist/` alike.
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      return (JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { version: string }).version;
+    } catch {
+      // Not here: one folder further up.
+    }
   }
+  return 'unknown';
 }
 
 function publishedAtFromEnv(): string | undefined {

@@ -10,15 +10,15 @@ import {
   type Result,
   ValidatorCache,
 } from '@kindgi/protocol';
+import { type BundleMap, loadBundleMap } from '../build/bundle-map.js';
+import { languageMismatchMessage } from '../config/language-mismatch.js';
+import { packLanguage, readKindgiConfig } from '../config/load.js';
+import { DEFAULT_OUTPUT_PATH, PRIMITIVE_KINDS, type PrimitiveFolder } from '../constants.js';
+import { type IndexerError, type IndexerFileError, type IndexerWarning, indexerError } from '../errors.js';
 import { nextArtifactVersion } from './artifact-version.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { type BundleMap, loadBundleMap } from './bundle-map.js';
-import { packLanguage, readKindgiConfig } from './config-load.js';
-import { DEFAULT_OUTPUT_PATH, PRIMITIVE_KINDS, type PrimitiveFolder } from './constants.js';
 import { classifyPaths, discoverFiles, resolveDiscovery } from './discovery.js';
-import { type IndexerError, type IndexerFileError, type IndexerWarning, indexerError } from './errors.js';
 import { type IndexedFile, indexFile } from './index-file.js';
-import { languageMismatchMessage } from './language-mismatch.js';
 import { importAll, sharedReloadingModuleLoader } from './module-loader.js';
 
 /** What to index and where to write it. */

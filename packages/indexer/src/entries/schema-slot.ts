@@ -1,5 +1,5 @@
 import { err, isZodSchema, type JsonSchema, ok, type Result, type SchemaIo, toJSONSchemaSync } from '@kindgi/protocol';
-import type { IndexerFileErrorCode } from './errors.js';
+import type { IndexerFileErrorCode } from '../errors.js';
 import { toJsonValue } from './json-value.js';
 
 /** Why a schema slot could not be written. */

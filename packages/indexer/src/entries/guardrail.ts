@@ -1,6 +1,5 @@
 import { err, type IndexGuardrail, ok, type Result } from '@kindgi/protocol';
-import { RESERVED_CHECK_IDS } from './constants.js';
-import { exportedChecks } from './definitions.js';
+import { RESERVED_CHECK_IDS } from '../constants.js';
 import {
   checkAgainst,
   checkCompiles,
@@ -9,7 +8,8 @@ import {
   type EntryContext,
   type EntryError,
   invalid,
-} from './entry-context.js';
+} from './context.js';
+import { exportedChecks } from './definitions.js';
 import { toJsonValue } from './json-value.js';
 import { schemaSlot } from './schema-slot.js';
 

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { PackLanguage } from './constants.js';
+import type { PackLanguage } from '../constants.js';
 
 const OTHER_INDEXER: Record<Exclude<PackLanguage, 'node'>, string> = {
   python: 'index it with the Python SDK: run `python -m kindgi.pack index` in the pack folder',

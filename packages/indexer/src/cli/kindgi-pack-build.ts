@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { indexerVersion } from './cli.js';
-import { type CliIo, parseCommandLine, processIo } from './cli-args.js';
-import { type BuildPackOptions, buildPack } from './pack-build.js';
+import { type BuildPackOptions, buildPack } from '../build/pack-build.js';
+import { type CliIo, parseCommandLine, processIo } from './args.js';
+import { indexerVersion } from './kindgi-index.js';
 
 const USAGE = `Usage: kindgi-pack-build --pack-dir <path> [options]
 

@@ -1,12 +1,5 @@
 import { type IndexTool, type JsonSchema, ok, type Result } from '@kindgi/protocol';
-import {
-  checkCompiles,
-  copyOptional,
-  definitionId,
-  type EntryContext,
-  type EntryError,
-  invalid,
-} from './entry-context.js';
+import { checkCompiles, copyOptional, definitionId, type EntryContext, type EntryError, invalid } from './context.js';
 import { schemaSlot } from './schema-slot.js';
 
 const OPTIONAL_FIELDS = [

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { err, ok, type Result } from '@kindgi/protocol';
+import type { ServerConfig } from '../config.js';
+import type { ServerLogger } from '../logger.js';
+import type { ServerMetrics } from '../metrics.js';
+import { type PackHost, startPackHost } from '../pack-host.js';
+import { startRemotePackHost } from '../remote-pack.js';
+import { createIndexCatalog, type IndexCatalog } from '../tool-registry.js';
+import { type PackRouting, routePackCalls } from './routing.js';
+import type { Teardown } from './teardown.js';
+
+/** The deployed packs: a host per pack id (in config order) and the calls routed to them. */
+export interface ServerPacks extends PackRouting {
+  readonly hosts: ReadonlyMap<string, PackHost>;
+}
+
+/** This install's pack service, loading TypeScript through tsx. */
+export function defaultPackCommand(): string[] {
+  const main = fileURLToPath(import.meta.resolve('@kindgi/pack-service/main'));
+  // Packs are served from their sources: tsx's loader lets the pack service import TypeScript with real
+  // ESM semantics (a CommonJS-style transpile would wrap a module's default export once more).
+  const loader = import.meta.resolve('tsx/esm');
+  return [process.execPath, '--import', loader, main];
+}
+
+/**
+ * Starts a host for every configured pack (a supervised local pack service, or a remote one), every one
+ * even when some fail, so the error lists every problem. The hosts started go on `teardown`.
+ */
+export async function startPacks(
+  config: ServerConfig,
+  options: { logger: ServerLogger; command: readonly string[]; metrics: ServerMetrics | undefined },
+  teardown: Teardown,
+): Promise<Result<ServerPacks, string[]>> {
+  const { logger, command, metrics } = options;
+  const hosts = new Map<string, PackHost>();
+  // One step for all: the pack services drain side by side, not one after another.
+  teardown.add('packs', async () => {
+    await Promise.all([...hosts.values()].map((host) => host.close().catch(() => undefined)));
+  });
+  let catalog: IndexCatalog = createIndexCatalog([]);
+  const refreshCatalog = () => {
+    catalog = createIndexCatalog([...hosts.values()].map((host) => host.index));
+  };
+  const problems: string[] = [];
+  for (const [position, pack] of config.packs.entries()) {
+    const workDir = join(config.dataDir, 'packs', String(position));
+    const started =
+      'url' in pack
+        ? await startRemotePackHost({
+            pack,
+            workDir,
+            logger,
+            onReindexed: refreshCatalog,
+            ...(metrics ? { metrics } : {}),
+          })
+        : await startPackHost({
+            pack,
+            workDir,
+            logger,
+            command,
+            onReindexed: refreshCatalog,
+            ...(metrics ? { onSupervisorEvent: metrics.packEvent } : {}),
+          });
+    if (started.kind === 'err') {
+      problems.push(started.error);
+      continue;
+    }
+    const packId = started.value.index.packId;
+    if (hosts.has(packId)) {
+      problems.push(`${'dir' in pack ? pack.dir : pack.url}: pack ${packId} is configured twice`);
+      await started.value.close();
+      continue;
+    }
+    hosts.set(packId, started.value);
+  }
+  if (problems.length > 0) return err(problems);
+  refreshCatalog();
+  return ok({ hosts, ...routePackCalls(hosts, () => catalog) });
+}

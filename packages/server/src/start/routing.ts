@@ -1,0 +1,63 @@
+import type { RunCheckBinding, RunHandlerBinding, ToolRegistry } from '@kindgi/bindings';
+import { ok, type PackIndex, packError, type ToolRef } from '@kindgi/protocol';
+import type { PackHost } from '../pack-host.js';
+import type { IndexCatalog } from '../tool-registry.js';
+
+/** The API's view of the deployed packs: what they serve, and the calls routed to the pack serving each. */
+export interface PackRouting {
+  registry: ToolRegistry;
+  runHandler: RunHandlerBinding;
+  runCheck: RunCheckBinding;
+}
+
+/**
+ * The tool reference as the serving pack's own index names it. The registry versions a tool that names no
+ * version by its pack (`1.4.0` for an unversioned tool of pack 1.4.0), but a pack service keys such a tool
+ * as unversioned and refuses a call naming a version (`tool-version-mismatch`). So a version that only the
+ * pack version gives is dropped; a tool with a version of its own keeps the one asked for.
+ */
+export function toolRefForPack(index: PackIndex, ref: ToolRef): ToolRef {
+  if (ref.version === undefined || index.packVersion !== ref.version) return ref;
+  const entries = index.tools.filter((tool) => tool.id === ref.id && tool.spec === undefined);
+  const ownVersion = entries.some((tool) => tool.version === ref.version);
+  const unversioned = entries.filter((tool) => tool.version === undefined).length;
+  return !ownVersion && unversioned === 1 && entries.length === 1 ? { id: ref.id } : ref;
+}
+
+/**
+ * Routes calls to `hosts` by the caller's pack hint when it names a pack served here, else by `catalog()`
+ * (read on every call: a re-indexed pack replaces it). Tools route by id and version, so an older version
+ * reaches the pack that has it.
+ */
+export function routePackCalls(hosts: ReadonlyMap<string, PackHost>, catalog: () => IndexCatalog): PackRouting {
+  const hinted = (packId: string | undefined) => (packId === undefined ? undefined : hosts.get(packId));
+  const runHandler: RunHandlerBinding = async (call) => {
+    const host = hinted(call.packId) ?? hosts.get(catalog().packForTool(call.tool.id, call.tool.version) ?? '');
+    if (!host) {
+      const version = call.tool.version === undefined ? '' : ` at version ${call.tool.version}`;
+      return ok(
+        packError('tool-not-in-pack', `No deployed pack has a tool "${call.tool.id}"${version}`, {
+          toolId: call.tool.id,
+        }),
+      );
+    }
+    const tool = toolRefForPack(host.index, call.tool);
+    return host.client.invoke(tool === call.tool ? call : { ...call, tool });
+  };
+  const runCheck: RunCheckBinding = async (call) => {
+    const host = hinted(call.packId) ?? hosts.get(catalog().packForCheck(call.check.id) ?? '');
+    if (!host) {
+      return ok(
+        packError('check-not-in-pack', `No deployed pack has a check "${call.check.id}"`, { checkId: call.check.id }),
+      );
+    }
+    return host.client.check(call);
+  };
+  const registry: ToolRegistry = {
+    listTools: (tenantId) => catalog().registry.listTools(tenantId),
+    getTool: (tenantId, toolId) => catalog().registry.getTool(tenantId, toolId),
+    listGuardrails: (tenantId) => catalog().registry.listGuardrails(tenantId),
+    getGuardrail: (tenantId, id) => catalog().registry.getGuardrail(tenantId, id),
+  };
+  return { registry, runHandler, runCheck };
+}

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import type { IdempotencyStore, RunStore } from '@kindgi/bindings';
+import { openKindgiDatabase } from '@kindgi/blob-fs';
+import { err, ok, type Result } from '@kindgi/protocol';
+import { blobDatabase, openServerBlobStorage, type ServerBlobStorage } from '../blob-backend.js';
+import type { ServerConfig } from '../config.js';
+import type { ServerLogger } from '../logger.js';
+import { openStateStores } from '../state-stores.js';
+import type { ReadinessTargets } from './readiness.js';
+import type { Teardown } from './teardown.js';
+
+/** The server's durable state: the embedded database, the run and idempotency stores, blob storage. */
+export interface ServerStorage {
+  readonly blobStorage: ServerBlobStorage;
+  readonly runStore: RunStore;
+  readonly idempotencyStore: IdempotencyStore;
+  /** What `/readyz` checks of this storage. */
+  readonly readiness: Omit<ReadinessTargets, 'hosts'>;
+}
+
+/**
+ * Opens the embedded database in `dataDir`, the state stores (there or in PostgreSQL) and blob storage;
+ * each one, once open, goes on `teardown`.
+ */
+export async function openStorage(
+  config: ServerConfig,
+  logger: ServerLogger,
+  teardown: Teardown,
+): Promise<Result<ServerStorage, string[]>> {
+  const database = openKindgiDatabase(config.dataDir);
+  teardown.add('database', () => {
+    database.close();
+  });
+  const state = await openStateStores(config.database, database, logger);
+  if (state.kind === 'err') return err(state.error);
+  teardown.add('state stores', () => state.value.close());
+  const storage = await openServerBlobStorage(config.blobs, {
+    dataDir: config.dataDir,
+    database,
+    logger,
+    ...(config.s3.multipartExpiryMs !== undefined ? { multipartExpiryMs: config.s3.multipartExpiryMs } : {}),
+    ...blobDatabase(config),
+    ...(state.value.pool ? { pool: state.value.pool } : {}),
+  });
+  if (storage.kind === 'err') return err(storage.error);
+  const blobStorage = storage.value;
+  teardown.add('blob storage', () => blobStorage.close());
+  return ok({
+    blobStorage,
+    runStore: state.value.runStore,
+    idempotencyStore: state.value.idempotencyStore,
+    readiness: {
+      database,
+      sharedState: state.value.pool,
+      blobStorage,
+      objectsDir: config.blobs?.kind === 's3' ? undefined : join(config.dataDir, 'objects'),
+    },
+  });
+}
