@@ -172,6 +172,19 @@ describe('JSON text of single values', () => {
     expect(jsonString(every)).toBe(JSON.stringify(every));
   });
 
+  it('finds every code unit that needs escaping wherever it is, in flat and concatenated strings', () => {
+    const wrong: string[] = [];
+    for (let code = 0; code < 0x10000; code++) {
+      const unit = String.fromCharCode(code);
+      for (const text of [unit, `call ${unit}`, `${unit} tail`, `tool x${unit}y ok 0ms`]) {
+        if (jsonString(text) !== JSON.stringify(text)) wrong.push(JSON.stringify(text));
+      }
+    }
+    expect(wrong).toEqual([]);
+    // A well-formed pair is not escaped by JSON.stringify; the slow path must keep it as it is.
+    expect(jsonString('a\u{1F600}b')).toBe('"a\u{1F600}b"');
+  });
+
   it('writes numbers as JSON.stringify writes them as object members', () => {
     for (const value of [
       0,
