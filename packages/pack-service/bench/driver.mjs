@@ -2,6 +2,7 @@
 // service's (sdks/java/kindgi-pack/bench/bench.mjs) drive their services with exactly these calls.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
 /**
@@ -13,6 +14,8 @@ import autocannon from 'autocannon';
  * @property {number} [connections] Keep-alive connections. Default 32.
  * @property {number} [durationSeconds] Seconds of load. Default 10.
  * @property {Record<string, string>} [headers] Extra headers.
+ * @property {number} [rate] Requests per second over all connections (autocannon's `overallRate`);
+ *   unset, each connection sends its next request as soon as the last is answered.
  */
 
 /**
@@ -38,6 +41,7 @@ export async function runPackBenchmark(options) {
       ...options.headers,
     },
     body: options.body,
+    ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
   });
   return {
     requestsPerSecond: result.requests.average,
@@ -112,11 +116,42 @@ export const ECHO_BENCH_WORKLOAD = (() => {
   return Object.freeze({ toolId: 'bench.echo', schema, body, token: 'bench-token-0123456789abcdef' });
 })();
 
-/** `BENCH_DURATION` (s), `BENCH_CONNECTIONS`, `BENCH_ROUNDS`: defaults 10, 32, 3. */
+/**
+ * `BENCH_DURATION` (s), `BENCH_CONNECTIONS`, `BENCH_ROUNDS`: defaults 10, 32, 3. `BENCH_RATE` (requests
+ * per second over all connections) offers every target the same load instead of as much as it takes:
+ * CPU per request falls as a server's rate rises (more requests share an event-loop turn and a
+ * syscall), so at full speed the faster target's figure is flattered.
+ */
 export function benchSettings(env = process.env) {
   return {
     duration: Number(env.BENCH_DURATION ?? 10),
     connections: Number(env.BENCH_CONNECTIONS ?? 32),
     rounds: Number(env.BENCH_ROUNDS ?? 3),
+    rate: env.BENCH_RATE === undefined || env.BENCH_RATE === '' ? undefined : Number(env.BENCH_RATE),
   };
+}
+
+/**
+ * Resolves with the `port` of the first JSON line on `stream` that `pick` accepts (default: any line
+ * with a numeric `port`), then stops reading lines and lets the rest of the stream flow away unread.
+ * Parsing every later line (a `call` record per request) here, in the process that also runs
+ * autocannon, took load-generator CPU and drained the service's stderr pipe slowly enough to fill it,
+ * which made the service's own log writes queue and cost several times more.
+ */
+export function portFromLines(stream, pick = (record) => typeof record.port === 'number') {
+  return new Promise((resolve) => {
+    const lines = createInterface({ input: stream });
+    lines.on('line', (line) => {
+      let record;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        return; // Not a JSON line: keep reading.
+      }
+      if (record === null || typeof record !== 'object' || !pick(record)) return;
+      lines.close();
+      stream.resume();
+      resolve(record.port);
+    });
+  });
 }

@@ -50,13 +50,17 @@ function checkEnvelope(value: unknown): ParseResult<Record<string, unknown>> {
  * needs. Unknown fields are kept, and `ctx` reaches the handler exactly as sent.
  */
 export function parsePackRequest(value: unknown): ParseResult<PackRequest> {
-  return guarded(() => checkRequest(value));
+  return guarded(() => checkRequest(value, true));
 }
 
-function checkRequest(value: unknown): ParseResult<PackRequest> {
+// Nesting past MAX_JSON_DEPTH takes that many opening and as many closing brackets: JSON text shorter
+// than this cannot, so most calls' bodies need no walk.
+const SHORTEST_TOO_DEEP_TEXT = 2 * (MAX_JSON_DEPTH + 1);
+
+function checkRequest(value: unknown, mayBeTooDeep: boolean): ParseResult<PackRequest> {
   const checked = checkRequestFields(value);
   // Checked last, so only a message that is otherwise valid pays for the walk.
-  if (checked.kind === 'ok' && exceedsJsonDepth(value)) {
+  if (checked.kind === 'ok' && mayBeTooDeep && exceedsJsonDepth(value)) {
     return malformed(`Message nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return checked;
@@ -99,7 +103,8 @@ export function parsePackRequestText(text: string): ParseResult<PackRequest> {
   } catch {
     return malformed('Request body is not valid JSON');
   }
-  return parsePackRequest(value);
+  const mayBeTooDeep = text.length >= SHORTEST_TOO_DEEP_TEXT;
+  return guarded(() => checkRequest(value, mayBeTooDeep));
 }
 
 /**

@@ -137,4 +137,19 @@ describe('parsePackRequest: nesting depth', () => {
     expect(parsed.kind === 'err' && parsed.error.code).toBe('malformed-message');
     expect(refusal({ ...checkInvoke, config: { deep: nested(MAX_JSON_DEPTH) } }).code).toBe('malformed-message');
   });
+
+  it('checks the depth of the shortest text that can nest too deep (short bodies skip the walk)', () => {
+    // The tightest JSON past the limit: MAX_JSON_DEPTH + 1 brackets each way, nothing else.
+    const tightest = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+    const message = `{"v":2,"kind":"invoke","tool":{"id":"t"},"ctx":{"tenantId":"t","runId":"r"},"input":`;
+    // Message (1) + `input` nests the rest: MAX_JSON_DEPTH brackets in `input` is one level too many.
+    const tooDeep = `${message}${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`;
+    const deepest = `${message}${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`;
+    expect(tightest.length).toBe(2 * (MAX_JSON_DEPTH + 1));
+    const refused = parsePackRequestText(tooDeep);
+    expect(refused.kind === 'err' && refused.error.message).toBe(
+      `Message nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+    expect(parsePackRequestText(deepest).kind).toBe('ok');
+  });
 });

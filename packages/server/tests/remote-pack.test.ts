@@ -53,7 +53,9 @@ describe('a remote pack service ({ url, token } in the server config)', () => {
     workDir = makeTempDir('remote-index');
     indexPath = await indexExamplePack(workDir);
     service = await startRemotePackService({ indexPath, token: PACK_TOKEN, env: ENV });
-    server = await startServer(serverConfig('remote', service, { retryMs: 1500, timeoutMs: 1500 }));
+    // A Retry-After of 1 s is retried only while the first attempt plus 1 s fits the bound (the smaller of
+    // retryMs and timeoutMs): 2.5 s leaves a loaded machine 1.5 s for that first round trip.
+    server = await startServer(serverConfig('remote', service, { retryMs: 2500, timeoutMs: 2500 }));
   }, 120_000);
 
   afterAll(async () => {

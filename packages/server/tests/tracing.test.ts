@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type OtlpReceiver, startOtlpReceiver } from '@kindgi/testing/otlp';
+import { type OtlpReceiver, type OtlpSpan, startOtlpReceiver } from '@kindgi/testing/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanupTempDirs,
@@ -21,6 +21,18 @@ const CITATION = { input: { source: 'Brown v. Board', page: 483 } };
 function packCallRecord(record: LogRecord, toolId: string): Record<string, unknown> | undefined {
   const inner = record.record as Record<string, unknown> | undefined;
   return record.event === 'pack-log' && inner?.event === 'call' && inner.toolId === toolId ? inner : undefined;
+}
+
+/**
+ * The first span named `name` among those that arrived after the first `from`. The server and the pack
+ * service export in batches of their own, so which spans arrive first is chance: wait for the one named.
+ */
+async function spanSince(receiver: OtlpReceiver, from: number, name: string): Promise<OtlpSpan> {
+  for (;;) {
+    const found = receiver.spans.slice(from).find((span) => span.name === name);
+    if (found) return found;
+    await receiver.waitFor(receiver.spans.length + 1);
+  }
 }
 
 function config(label: string): string {
@@ -56,12 +68,10 @@ describe('traces across the REST route, the tool call and the pack service (dist
       traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
     });
     expect(reply.status).toBe(200);
-    await receiver.waitFor(2);
-    const trace = receiver.spans.filter((span) => span.traceId === TRACE_ID);
-    const rest = trace.find((span) => span.name === 'POST /v1/tools/:toolId/invoke');
-    const tool = trace.find((span) => span.name === 'tool acme.format-citation');
+    const rest = await receiver.spanNamed('POST /v1/tools/:toolId/invoke', TRACE_ID);
+    const tool = await receiver.spanNamed('tool acme.format-citation', TRACE_ID);
     expect(rest).toMatchObject({ parentSpanId: CALLER_SPAN, kind: 2 });
-    expect(tool).toMatchObject({ parentSpanId: rest?.spanId, kind: 3 });
+    expect(tool).toMatchObject({ parentSpanId: rest.spanId, kind: 3 });
     const call = await traced.waitFor(
       (record) => packCallRecord(record, 'acme.format-citation') !== undefined,
       'the call record',
@@ -70,7 +80,7 @@ describe('traces across the REST route, the tool call and the pack service (dist
     // (its SDK started from the OTEL_* variables the server passed on) runs the handler under the next.
     const hop = await receiver.spanNamed('relay /v1/invoke', TRACE_ID);
     const handler = await receiver.spanNamed('runHandler acme.format-citation', TRACE_ID);
-    expect(hop).toMatchObject({ parentSpanId: tool?.spanId, kind: 2 });
+    expect(hop).toMatchObject({ parentSpanId: tool.spanId, kind: 2 });
     expect(handler).toMatchObject({ parentSpanId: hop.spanId, kind: 2 });
     expect(handler.attributes).toEqual(
       expect.arrayContaining([
@@ -90,13 +100,11 @@ describe('traces across the REST route, the tool call and the pack service (dist
     const before = receiver.spans.length;
     const reply = await api(traced.url, TOKEN, 'POST', '/v1/tools/acme.format-citation/invoke', CITATION);
     expect(reply.status).toBe(200);
-    await receiver.waitFor(before + 2);
-    const fresh = receiver.spans.slice(before);
-    const rest = fresh.find((span) => span.name === 'POST /v1/tools/:toolId/invoke');
-    const tool = fresh.find((span) => span.name === 'tool acme.format-citation');
-    expect(rest?.traceId).not.toBe(TRACE_ID);
-    expect(rest?.parentSpanId ?? '').toBe('');
-    expect(tool).toMatchObject({ traceId: rest?.traceId, parentSpanId: rest?.spanId });
+    const rest = await spanSince(receiver, before, 'POST /v1/tools/:toolId/invoke');
+    const tool = await spanSince(receiver, before, 'tool acme.format-citation');
+    expect(rest.traceId).not.toBe(TRACE_ID);
+    expect(rest.parentSpanId ?? '').toBe('');
+    expect(tool).toMatchObject({ traceId: rest.traceId, parentSpanId: rest.spanId });
   }, 120_000);
 
   it('forwards the caller’s trace to the pack even with tracing off', async () => {

@@ -1,4 +1,5 @@
 // Writers of whole log lines to stderr that pack code sharing the stream can't corrupt.
+import { writeSync } from 'node:fs';
 
 /** A line writer that holds lines briefly and writes them together; `flush` writes what it holds now. */
 export type BatchedLineWriter = ((line: string) => void) & { flush(): void };
@@ -25,6 +26,35 @@ function endsWithNewline(chunk: unknown): boolean | undefined {
 }
 
 /**
+ * Writes text on the stream's descriptor with one `write(2)` while the stream has nothing waiting to go
+ * out. The stream's own path (a write request and its callbacks, and once a pipe is full a queue that
+ * trickles out as the reader drains it) cost several times the system call per `call` record
+ * (docs/benchmarks/pack-service.md). What the descriptor does not take now (a full pipe's EAGAIN, the
+ * rest of a partial write) goes through the stream, which queues it; later text follows it there until
+ * the queue is empty, so the order holds. Errors (EPIPE: the reader left) are the stream's to handle.
+ */
+function directWriter(target: NodeJS.WriteStream, original: (...args: unknown[]) => boolean): (text: string) => void {
+  const fd = (target as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return (text) => void original(text);
+  return (text) => {
+    if (target.writableLength > 0 || target.destroyed) {
+      original(text);
+      return;
+    }
+    let written: number;
+    try {
+      written = writeSync(fd, text);
+    } catch {
+      original(text);
+      return;
+    }
+    // `writeSync` counts UTF-8 bytes: a shorter write leaves the rest of the encoded text.
+    if (written === Buffer.byteLength(text, 'utf8')) return;
+    original(Buffer.from(text, 'utf8').subarray(written));
+  };
+}
+
+/**
  * Hooks the stream once: every other write to it first writes the held lines (so the order of the stream
  * is the order of the calls), and is watched for a partial last line, after which the next record starts
  * on a fresh line. Both writers share that state.
@@ -34,6 +64,7 @@ function lineState(stream: NodeJS.WriteStream): LineState {
   const existing = target[STATE];
   if (existing) return existing;
   const original = target.write.bind(target) as (...args: unknown[]) => boolean;
+  const writeOut = directWriter(target, original);
   // A reader that went away (EPIPE: the supervisor died) must not turn every record into an uncaught
   // exception, each logged again to the same broken stream: the stdin watch drains and exits instead.
   target.on('error', () => {});
@@ -45,7 +76,7 @@ function lineState(stream: NodeJS.WriteStream): LineState {
     if (held === '') return;
     const text = held;
     held = '';
-    original(text);
+    writeOut(text);
   };
   const lineOf = (line: string): string => {
     const text = atLineStart ? `${line}\n` : `\n${line}\n`;
@@ -74,7 +105,7 @@ function lineState(stream: NodeJS.WriteStream): LineState {
   batched.flush = flush;
   const writeLine = (line: string): void => {
     flush();
-    original(lineOf(line));
+    writeOut(lineOf(line));
   };
 
   flushers.add(flush);
@@ -91,8 +122,9 @@ function lineState(stream: NodeJS.WriteStream): LineState {
 
 /**
  * A line writer for stderr that pack code can't corrupt: it watches every other write to the stream, and
- * when pack code left a partial line it starts the record on a fresh line. Each record is one `write`,
- * and stderr writes to a pipe or file are synchronous, so nothing lands inside a record.
+ * when pack code left a partial line it starts the record on a fresh line. Each record is one `write(2)`,
+ * or, when a full pipe takes only part of it, its rest is queued on the stream ahead of every later write,
+ * so nothing written through the stream lands inside a record.
  */
 export function stderrLineWriter(stream: NodeJS.WriteStream = process.stderr): (line: string) => void {
   return lineState(stream).writeLine;

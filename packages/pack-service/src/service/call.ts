@@ -22,7 +22,7 @@ import {
   type Target,
 } from './call-log.js';
 import type { CatalogTool, PackCatalog } from './catalog.js';
-import { type CloseWatcher, watchClose } from './close-watch.js';
+import { type CloseWatcher, type ConnectionWatchers, watchClose } from './close-watch.js';
 import { type DeadlineEntry, type DeadlineHandle, DeadlineLists } from './deadline-list.js';
 import { DeferredAbortSignal, type HandlerError, type ModuleImporter, type PackRunners } from './runners.js';
 import { withDeclaredSecrets } from './secrets.js';
@@ -97,7 +97,7 @@ const deadlines = new DeadlineLists();
 class InvokeCall implements CloseWatcher, DeadlineEntry {
   readonly #abort = new DeferredAbortSignal();
   #deadline: DeadlineHandle | undefined;
-  #watchers: Set<CloseWatcher> | undefined;
+  #watchers: ConnectionWatchers | undefined;
   #run: Promise<RunOutcome> | undefined;
   #settled = false;
   #ended = false;

@@ -8,13 +8,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
 const serviceDist = fileURLToPath(new URL('../../../../packages/pack-service/dist/', import.meta.url));
 // The same driver and the same workload (schema, body, token) as the TypeScript service's benchmark.
-const { runPackBenchmark, ECHO_BENCH_WORKLOAD, benchSettings } = await import(
+const { runPackBenchmark, ECHO_BENCH_WORKLOAD, benchSettings, portFromLines } = await import(
   fileURLToPath(new URL('../../../../packages/pack-service/bench/driver.mjs', import.meta.url))
 );
 const { token: TOKEN, schema: message, body } = ECHO_BENCH_WORKLOAD;
@@ -84,14 +83,7 @@ function startService(command, args, env, tokenFd) {
   if (tokenFd !== undefined) child.stdio[3].end(tokenFd);
   child.stdout.resume();
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stderr }).on('line', (line) => {
-      try {
-        const record = JSON.parse(line);
-        if (record.event === 'listening') resolve({ child, port: record.port });
-      } catch {
-        // Not a record.
-      }
-    });
+    portFromLines(child.stderr, (record) => record.event === 'listening').then((port) => resolve({ child, port }));
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before listening`)));
   });
 }
