@@ -6,6 +6,14 @@
 export const MAX_JSON_DEPTH = 256;
 
 /**
+ * False when JSON `text` is too short to nest past `max`: that takes `max + 1` opening and as many closing
+ * brackets, so a shorter text needs no `exceedsJsonDepth` walk after parsing.
+ */
+export function jsonTextMayExceedDepth(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  return text.length >= 2 * (max + 1);
+}
+
+/**
  * True when `value` nests arrays/objects more than `max` levels deep (`[]` and `{}` are depth 1, a
  * scalar depth 0). The walk is iterative, so it cannot overflow the stack itself, and it stops at the
  * first container past `max`. Meant for decoded JSON (a tree): a value reached twice is walked twice.

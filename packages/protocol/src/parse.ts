@@ -1,5 +1,5 @@
 import { PACK_PROTOCOL_VERSION } from './constants.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+import { exceedsJsonDepth, jsonTextMayExceedDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import type { ErrorMessage, PackRequest, PackResponse } from './messages.js';
 import { packError } from './pack-error.js';
 import { err, ok, type Result } from './result.js';
@@ -53,10 +53,6 @@ export function parsePackRequest(value: unknown): ParseResult<PackRequest> {
   return guarded(() => checkRequest(value, true));
 }
 
-// Nesting past MAX_JSON_DEPTH takes that many opening and as many closing brackets: JSON text shorter
-// than this cannot, so most calls' bodies need no walk.
-const SHORTEST_TOO_DEEP_TEXT = 2 * (MAX_JSON_DEPTH + 1);
-
 function checkRequest(value: unknown, mayBeTooDeep: boolean): ParseResult<PackRequest> {
   const checked = checkRequestFields(value);
   // Checked last, so only a message that is otherwise valid pays for the walk.
@@ -103,7 +99,8 @@ export function parsePackRequestText(text: string): ParseResult<PackRequest> {
   } catch {
     return malformed('Request body is not valid JSON');
   }
-  const mayBeTooDeep = text.length >= SHORTEST_TOO_DEEP_TEXT;
+  // Most calls' bodies are too short to nest past the limit: they skip the walk.
+  const mayBeTooDeep = jsonTextMayExceedDepth(text);
   return guarded(() => checkRequest(value, mayBeTooDeep));
 }
 
