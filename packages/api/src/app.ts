@@ -1,14 +1,15 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type {
-  BlobStorageBinding,
-  IdempotencyStore,
-  RunCheckBinding,
-  RunHandlerBinding,
-  RunStore,
-  S3CredentialBinding,
-  TelemetryBinding,
-  TokenResolver,
-  ToolRegistry,
+import {
+  type BlobStorageBinding,
+  type IdempotencyStore,
+  type RunCheckBinding,
+  type RunHandlerBinding,
+  type RunStore,
+  type S3CredentialBinding,
+  type TelemetryBinding,
+  type TokenResolver,
+  type ToolRegistry,
+  toRunCheck,
 } from '@kindgi/bindings';
 import { trimTrailingSlash } from 'hono/trailing-slash';
 import type { AppEnv } from './env.js';
@@ -31,6 +32,7 @@ import { registerRunRoutes } from './routes/runs/handlers.js';
 import { registerToolRoutes } from './routes/tools/handlers.js';
 import type { RunExecutionOptions } from './runs/execution-options.js';
 import { RunExecutor } from './runs/executor.js';
+import { apiPackCaller } from './runs/pack-caller.js';
 import type { StreamTiming } from './runs/stream.js';
 import { createS3App } from './s3/index.js';
 import { applyTelemetry } from './telemetry/app-hook.js';
@@ -100,6 +102,9 @@ export type KindgiApp = OpenAPIHono<AppEnv> & {
 export function createApp(bindings: CreateAppInput): KindgiApp {
   // Every pack call, run transition and request is traced and counted: mounted before anything else.
   const { input, middleware: telemetry } = applyTelemetry(bindings);
+  // Every caller of a pack below goes through this one pipeline (deadline, then the traced bindings).
+  const callPack = apiPackCaller(input.runHandler, input.runCheck);
+  const runCheck = input.runCheck === undefined ? undefined : toRunCheck(callPack);
   const logger = input.logger ?? consoleLogger;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', telemetry);
@@ -129,16 +134,16 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
       maxBytes: input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES,
     });
   }
-  registerToolRoutes(app, { runHandler: input.runHandler, toolRegistry: input.toolRegistry, cursors });
+  registerToolRoutes(app, { callPack, toolRegistry: input.toolRegistry, cursors });
   if (input.toolRegistry) {
-    registerGuardrailRoutes(app, { toolRegistry: input.toolRegistry, runCheck: input.runCheck, cursors });
+    registerGuardrailRoutes(app, { toolRegistry: input.toolRegistry, runCheck, cursors });
   }
   let executor: RunExecutor | undefined;
   if (input.runStore) {
     executor = new RunExecutor({
       runStore: input.runStore,
-      runHandler: input.runHandler,
-      runCheck: input.runCheck,
+      callPack,
+      checks: runCheck !== undefined,
       logger,
       now: input.clock ?? (() => new Date()),
       ...(input.runs ? { options: input.runs } : {}),
@@ -147,7 +152,7 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
       runStore: input.runStore,
       executor,
       toolRegistry: input.toolRegistry,
-      runCheck: input.runCheck,
+      runCheck,
       cursors,
       logger,
       timing: {

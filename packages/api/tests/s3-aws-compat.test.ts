@@ -222,6 +222,8 @@ describe.each(SDK_BINDINGS)('against the %s binding', (kind) => {
     const wrongRegion = await rawS3(sdk.server, { method: 'GET', path: path('region-ok'), region: 'zz-fake-9' });
     expect(errorCode(wrongRegion.body)).toBe('AuthorizationHeaderMalformed');
     expect(wrongRegion.body.toString()).toContain('expecting &apos;us-east-1&apos;');
+    // As AWS does: the region to sign for is its own element too (s3cmd re-signs with it).
+    expect(wrongRegion.body.toString()).toContain('<Region>us-east-1</Region>');
     const wrongService = await rawS3(sdk.server, { method: 'GET', path: path('region-ok'), service: 'lambda' });
     expect(errorCode(wrongService.body)).toBe('AuthorizationHeaderMalformed');
     expect(wrongService.body.toString()).toContain('This endpoint belongs to &quot;s3&quot;');

@@ -33,7 +33,7 @@ beforeAll(async () => {
   const hostPort = `127.0.0.1:${rootServer.port}`;
   writeFileSync(
     join(dir, 's3cfg'),
-    `[default]\naccess_key = ${KEY_ID}\nsecret_key = ${SECRET}\nhost_base = ${hostPort}\nhost_bucket = ${hostPort}\nuse_https = False\nsignature_v2 = False\nbucket_location = us-east-1\n`,
+    `[default]\naccess_key = ${KEY_ID}\nsecret_key = ${SECRET}\nhost_base = ${hostPort}\nhost_bucket = ${hostPort}\nuse_https = False\nsignature_v2 = False\n`,
   );
   env = { ...cliEnvironment(dir), RCLONE_CONFIG: join(dir, 'rclone.conf') };
 });

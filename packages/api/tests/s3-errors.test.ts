@@ -171,7 +171,7 @@ describe('every error row of the seed table', () => {
   it('403 InvalidRequest: a malformed SigV4 Authorization header', async () => {
     for (const authorization of [
       'AWS4-HMAC-SHA256 Credential=x',
-      'AWS abc:def',
+      'Bearer abc',
       `AWS4-HMAC-SHA256 Credential=${KEY_ID}/x, SignedHeaders=host, Signature=00`,
     ]) {
       const res = await fetch(`${server.endpoint}/${BUCKET}/x`, {
@@ -224,14 +224,6 @@ describe('every error row of the seed table', () => {
       501,
       'NotImplemented',
     );
-    const copy = await rawS3(server, {
-      method: 'PUT',
-      path: `/s3/${BUCKET}/copy`,
-      headers: { 'x-amz-copy-source': `/${BUCKET}/x` },
-      sign: ['x-amz-copy-source'],
-    });
-    expectError(copy, 501, 'NotImplemented');
-    expectError(await rawS3(server, { method: 'GET', path: '/s3/' }), 501, 'NotImplemented');
   });
 
   it('500 InternalError: the backing store fails', async () => {

@@ -16,6 +16,7 @@ export interface BlobContentHeaders {
 export interface BlobChecksums {
   crc32?: string;
   crc32c?: string;
+  crc64nvme?: string;
   sha1?: string;
   sha256?: string;
 }
@@ -128,6 +129,12 @@ export interface ListByPrefixResult {
 /** A flexible-checksum algorithm, as named in `BlobChecksums`. */
 export type BlobChecksumAlgorithm = keyof BlobChecksums;
 
+/**
+ * How a multipart object's checksum is made from its parts' (`x-amz-checksum-type`): `COMPOSITE` is the
+ * algorithm over the concatenated part digests (`…-N`), `FULL_OBJECT` the CRC of the whole object's bytes.
+ */
+export type BlobChecksumType = 'COMPOSITE' | 'FULL_OBJECT';
+
 export interface MultipartInitInput extends BlobContentHeaders {
   contentType: string;
   tags?: Record<string, string>;
@@ -136,6 +143,8 @@ export interface MultipartInitInput extends BlobContentHeaders {
   createdBy?: string;
   /** The checksum algorithm the upload was created with (`x-amz-checksum-algorithm`), kept and returned. */
   checksumAlgorithm?: BlobChecksumAlgorithm;
+  /** The checksum type the upload was created with (`x-amz-checksum-type`), kept and returned. */
+  checksumType?: BlobChecksumType;
 }
 
 export interface UploadPartInput {
@@ -173,6 +182,7 @@ export interface ListPartsResult {
   parts: PartInfo[];
   contentType: string;
   checksumAlgorithm?: BlobChecksumAlgorithm;
+  checksumType?: BlobChecksumType;
 }
 
 export interface ListMultipartUploadsInput {
@@ -192,6 +202,7 @@ export interface MultipartUploadSummary {
   /** ISO 8601 with milliseconds. */
   initiated: string;
   checksumAlgorithm?: BlobChecksumAlgorithm;
+  checksumType?: BlobChecksumType;
 }
 
 export interface ListMultipartUploadsResult {

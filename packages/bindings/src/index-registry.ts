@@ -84,6 +84,46 @@ export function describeIndexGuardrails(packs: readonly PackIndex[]): GuardrailD
   return [...byId.values()];
 }
 
+/** An entry of an index whose id (or whose guardrail's check id) is not its pack's: `<packId>.` does not start it. */
+export interface ForeignIndexEntry {
+  kind: 'tool' | 'guardrail';
+  id: string;
+  /** The foreign id: the entry's own, or a guardrail's check id. */
+  foreignId: string;
+}
+
+/** What `ownIndexEntries` kept of an index, and what it refused. */
+export interface OwnedIndex {
+  index: PackIndex;
+  refused: ForeignIndexEntry[];
+}
+
+/**
+ * The index with only the entries its pack owns: every tool id, guardrail id and guardrail check id starts
+ * with `<packId>.`. Ids are one space shared by every pack of a deployment, and the registry routes a tool
+ * id to the pack serving its newest version, so an entry under another pack's prefix could take over that
+ * pack's calls (and their inputs). `sharedCheckIds` are check ids no pack owns (the runtime's built-ins),
+ * which any guardrail may name. Agents and flows are left as they are (nothing routes calls to them).
+ */
+export function ownIndexEntries(index: PackIndex, sharedCheckIds: readonly string[] = []): OwnedIndex {
+  const prefix = `${index.packId}.`;
+  const owned = (id: string) => id.startsWith(prefix) && id.length > prefix.length;
+  const refused: ForeignIndexEntry[] = [];
+  const tools = index.tools.filter((tool) => {
+    if (owned(tool.id)) return true;
+    refused.push({ kind: 'tool', id: tool.id, foreignId: tool.id });
+    return false;
+  });
+  const guardrails = index.guardrails.filter((guardrail) => {
+    const checkId = guardrail.checkId ?? guardrail.id;
+    const checkOwned = owned(checkId) || sharedCheckIds.includes(checkId);
+    if (owned(guardrail.id) && checkOwned) return true;
+    refused.push({ kind: 'guardrail', id: guardrail.id, foreignId: owned(guardrail.id) ? checkId : guardrail.id });
+    return false;
+  });
+  return refused.length === 0 ? { index, refused } : { index: { ...index, tools, guardrails }, refused };
+}
+
 interface RegistryView {
   tools: ToolDescriptor[];
   toolsById: Map<string, ToolDescriptor>;

@@ -1,5 +1,26 @@
 export type { Principal, TokenResolver } from './auth.js';
 export {
+  type BlobBytesPort,
+  type BlobRowsPort,
+  type BlobStoragePorts,
+  type BytesTarget,
+  blobStorageError,
+  type CommitOutcome,
+  type CompleteOutcome,
+  createBlobStorage,
+  listByPrefixOverScan,
+  type ObjectRowsPort,
+  type ObjectWhere,
+  type ScanObjects,
+  type StoredObject,
+  type StoredPart,
+  type StoredUpload,
+  type UploadAnswer,
+  type UploadRowsPort,
+  type WriteConditions,
+  type WrittenBytes,
+} from './blob-core/index.js';
+export {
   afterUploadMarkers,
   type BodyDigests,
   type BodyExpectations,
@@ -32,6 +53,7 @@ export {
   type ScanBound,
   type StoredPartSummary,
   sameCompletion,
+  uploadChecksumAttributes,
   writeConditionsHold,
 } from './blob-rules/index.js';
 export {
@@ -39,6 +61,7 @@ export {
   type BlobBody,
   type BlobChecksumAlgorithm,
   type BlobChecksums,
+  type BlobChecksumType,
   type BlobContentHeaders,
   type BlobError,
   type BlobErrorCode,
@@ -71,10 +94,39 @@ export {
   createIndexToolRegistry,
   describeIndexGuardrails,
   describeIndexTools,
+  type ForeignIndexEntry,
   indexToolVersion,
+  type OwnedIndex,
+  ownIndexEntries,
   type RegistryPacks,
 } from './index-registry.js';
-export type { PackHint, RunCheckBinding, RunHandlerBinding } from './pack-calls.js';
+export { callerOfBindings, composePackCall, toRunCheck, toRunHandler } from './pack-call/compose.js';
+export { deadlineLayer } from './pack-call/deadline-layer.js';
+export { didNotRun, type RetryLayerOptions, retryLayer } from './pack-call/retry-layer.js';
+export type {
+  CheckCall,
+  PackCall,
+  PackCaller,
+  PackCallLayer,
+  PackHint,
+  PackReply,
+  RunCheckBinding,
+  RunHandlerBinding,
+  ToolCall,
+} from './pack-calls.js';
+export { attemptRun, unwrapRun } from './run-core/refusals.js';
+export type { PagedRun, RunRows, StoredRunEvent } from './run-core/rows.js';
+export { createRunStore } from './run-core/store.js';
+export {
+  holdsLease,
+  interruptRun,
+  type RunChange,
+  type RunRow,
+  recordJson,
+  recordOf,
+  runJson,
+} from './run-core/transitions.js';
+export { createLocalRunWatchers, type LocalRunWatchers } from './run-core/watchers.js';
 export {
   type ClaimedRun,
   type RunError,

@@ -85,6 +85,8 @@ export type RunStoreError =
   | { code: 'run-already-terminal'; message: string; run: RunRecord }
   /** The caller's lease is gone: the run was cancelled, interrupted or finished elsewhere. */
   | { code: 'run-lease-lost'; message: string }
+  /** `list` was given a cursor the store did not issue. */
+  | { code: 'invalid-cursor'; message: string }
   | { code: 'run-store-error'; message: string; cause?: unknown };
 
 type Async<T> = Promise<Result<T, RunStoreError>>;
@@ -119,7 +121,7 @@ export interface RunStore {
   /** Stores a new `queued` run; `run-queue-full` when `job.packId` already has `maxQueued` queued runs. */
   enqueue(run: RunRecord, job: RunJob, options: { maxQueued: number }): Async<RunRecord>;
   get(tenantId: string, runId: string): Async<RunRecord | null>;
-  /** Records without `output` (with `outputSize`). */
+  /** Records without `output` (with `outputSize`); a `cursor` the store did not issue is `invalid-cursor`. */
   list(
     tenantId: string,
     filter: RunFilter,

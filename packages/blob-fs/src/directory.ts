@@ -1,12 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { BlobBody, BlobError } from '@kindgi/bindings';
+import type { BlobBody, BlobBytesPort, BlobError, BytesTarget, WrittenBytes } from '@kindgi/bindings';
 import { type BodyDigests, type BodyExpectations, consumeBody } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
-
-const READ_CHUNK = 256 * 1024;
+import { fileStream } from './file-stream.js';
 
 async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
   let offset = 0;
@@ -25,6 +24,15 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** The ref of an object's file: sharded by the blobId's first two characters. */
+export function blobRef(blobId: string): string {
+  return `blobs/${blobId.slice(0, 2)}/${blobId}`;
+}
+
+/** The ref of a part's file, and back. */
+export const partRef = (file: string): string => `parts/${file}`;
+export const partFile = (ref: string): string => ref.slice('parts/'.length);
+
 /** Unlinks a file, treating "already gone" as done. */
 export async function removeQuietly(path: string): Promise<void> {
   await unlink(path).catch(() => undefined);
@@ -35,59 +43,37 @@ export async function removeQuietly(path: string): Promise<void> {
  * two characters), parts in files named by upload, part number and a nonce, and bodies in flight in `tmp/`.
  * Keys never reach a path, so no key can escape the directory.
  */
-export class BlobDirectory {
+export class BlobDirectory implements BlobBytesPort {
   readonly tmp: string;
   readonly blobs: string;
   readonly parts: string;
 
-  constructor(readonly root: string) {
+  /** `inlineMax`: objects up to this many bytes are handed to the rows to keep (`WrittenBytes.inline`). */
+  constructor(
+    readonly root: string,
+    private readonly inlineMax: number,
+  ) {
     this.tmp = join(root, 'tmp');
     this.blobs = join(root, 'blobs');
     this.parts = join(root, 'parts');
     for (const dir of [this.tmp, this.blobs, this.parts]) mkdirSync(dir, { recursive: true });
   }
 
-  blobPath(blobId: string): string {
-    return join(this.blobs, blobId.slice(0, 2), blobId);
-  }
-
-  partPath(file: string): string {
-    return join(this.parts, file);
-  }
-
-  /** Streams a body into a fresh temporary file, hashing as it goes, then fsyncs it. Nothing is left on failure. */
-  async receive(body: BlobBody, expect: BodyExpectations): Promise<Result<{ temp: string } & BodyDigests, BlobError>> {
-    const temp = join(this.tmp, `${process.pid}-${randomUUID()}`);
-    let handle: FileHandle | undefined;
-    try {
-      handle = await open(temp, 'wx');
-      const file = handle;
-      const digests = await consumeBody(body, (chunk) => writeAll(file, chunk), expect);
-      if (digests.kind === 'err') {
-        await handle.close();
-        await removeQuietly(temp);
-        return digests;
-      }
-      await handle.sync();
-      await handle.close();
-      return ok({ temp, ...digests.value });
-    } catch (cause) {
-      await handle?.close().catch(() => undefined);
-      await removeQuietly(temp);
-      return err({ code: 'blob-storage-error', message: 'writing the body to disk failed', cause });
-    }
+  /** The file of a ref (a path below the root: `blobs/<shard>/<blobId>` or `parts/<file>`). */
+  path(ref: string): string {
+    return join(this.root, ref);
   }
 
   /**
-   * Like `receive`, but a body of at most `inlineMax` bytes stays in memory (`inline`), for the caller to keep in
-   * the database; a longer one spills to a temporary file as soon as it passes the limit.
+   * Streams a body into a fresh temporary file, hashing as it goes, then fsyncs it; nothing is left on failure.
+   * With `inlineMax`, a body of at most that many bytes stays in memory instead (`inline`, for the caller to keep
+   * in the database), and a longer one spills to the file as soon as it passes the limit.
    */
-  async receiveSmall(
+  async receive(
     body: BlobBody,
     expect: BodyExpectations,
-    inlineMax: number,
+    inlineMax?: number,
   ): Promise<Result<({ inline: Buffer } | { temp: string }) & BodyDigests, BlobError>> {
-    if (expect.size !== undefined && expect.size > inlineMax) return this.receive(body, expect);
     const temp = join(this.tmp, `${process.pid}-${randomUUID()}`);
     let chunks: Uint8Array[] = [];
     let total = 0;
@@ -96,12 +82,15 @@ export class BlobDirectory {
       if (handle !== undefined) return writeAll(handle, chunk);
       chunks.push(chunk);
       total += chunk.byteLength;
-      if (total <= inlineMax) return;
+      if (total <= inlineMax!) return;
       handle = await open(temp, 'wx');
       for (const held of chunks) await writeAll(handle, held);
       chunks = [];
     };
     try {
+      if (inlineMax === undefined || (expect.size !== undefined && expect.size > inlineMax)) {
+        handle = await open(temp, 'wx');
+      }
       const digests = await consumeBody(body, sink, expect);
       if (digests.kind === 'err' || handle === undefined) {
         await handle?.close();
@@ -114,44 +103,42 @@ export class BlobDirectory {
     } catch (cause) {
       await handle?.close().catch(() => undefined);
       await removeQuietly(temp);
-      return err({ code: 'blob-storage-error', message: 'writing the body failed', cause });
+      return err({ code: 'blob-storage-error', message: 'writing the body to disk failed', cause });
     }
   }
 
-  /** Concatenates files into a temporary file, fsynced, returning its sha256 and size. */
-  async concatenate(
-    paths: readonly string[],
-  ): Promise<Result<{ temp: string; size: number; sha256: string }, BlobError>> {
-    const temp = join(this.tmp, `${process.pid}-${randomUUID()}`);
-    const hash = createHash('sha256');
-    let size = 0;
-    let out: FileHandle | undefined;
+  async write(target: BytesTarget, body: BlobBody, expect: BodyExpectations): Promise<Result<WrittenBytes, BlobError>> {
+    const received = await this.receive(body, expect, target.kind === 'object' ? this.inlineMax : undefined);
+    if (received.kind === 'err') return received;
+    const ref =
+      target.kind === 'part'
+        ? partRef(`${target.uploadId}.${target.partNumber}.${randomUUID()}`)
+        : blobRef(target.blobId);
+    if ('inline' in received.value) return ok({ ref, ...received.value });
+    const { temp, ...digests } = received.value;
+    const published = await this.publish(temp, this.path(ref));
+    return published.kind === 'err' ? published : ok({ ref, ...digests });
+  }
+
+  async read(ref: string, start: number, end: number): Promise<ReadableStream<Uint8Array> | null> {
+    let handle: FileHandle;
     try {
-      out = await open(temp, 'wx');
-      const buffer = Buffer.allocUnsafe(READ_CHUNK);
-      for (const path of paths) {
-        const input = await open(path, 'r');
-        try {
-          for (;;) {
-            const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-            if (bytesRead === 0) break;
-            const chunk = buffer.subarray(0, bytesRead);
-            hash.update(chunk);
-            await writeAll(out, chunk);
-            size += bytesRead;
-          }
-        } finally {
-          await input.close();
-        }
-      }
-      await out.sync();
-      await out.close();
-      return ok({ temp, size, sha256: hash.digest('hex') });
+      handle = await open(this.path(ref), 'r');
     } catch (cause) {
-      await out?.close().catch(() => undefined);
-      await removeQuietly(temp);
-      return err({ code: 'blob-storage-error', message: 'assembling the multipart object failed', cause });
+      // Replaced or deleted between the row lookup and the open.
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw cause;
     }
+    return fileStream(handle, start, end);
+  }
+
+  async discard(refs: readonly string[]): Promise<void> {
+    for (const ref of refs) await removeQuietly(this.path(ref));
+  }
+
+  /** A failed SQLite commit rolled back: nothing references the bytes. */
+  async abandon(ref: string): Promise<void> {
+    await removeQuietly(this.path(ref));
   }
 
   /** Moves a finished temporary file to its final name and fsyncs the directory, so the rename is durable. */

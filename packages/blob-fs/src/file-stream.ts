@@ -36,13 +36,3 @@ export function fileStream(handle: FileHandle, start: number, end: number): Read
     cancel: close,
   });
 }
-
-/** Bytes already in memory as a web stream (one chunk: small objects only). */
-export function bufferStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (bytes.byteLength > 0) controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}

@@ -1,12 +1,18 @@
-import { type BlobError, type BlobStorageBinding, DEFAULT_MULTIPART_EXPIRY_MS } from '@kindgi/bindings';
+import {
+  type BlobError,
+  type BlobStorageBinding,
+  blobStorageError,
+  createBlobStorage,
+  DEFAULT_MULTIPART_EXPIRY_MS,
+} from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
-import { type PostgresPool, sweepDue } from '@kindgi/store-postgres';
+import { createPostgresBlobRows, type PostgresPool } from '@kindgi/store-postgres';
+import { s3Bytes, sweepUnreferenced } from './bytes.js';
 import { createBackendClient, type S3BackendConfig, type S3Timeouts } from './client.js';
-import { storageError } from './context.js';
 import { ObjectStore } from './object-store.js';
-import { storageOperations } from './s3-storage.js';
 
 const MiB = 1024 * 1024;
+const HOUR_MS = 60 * 60 * 1000;
 
 /** Where an S3 blob storage keeps bytes and metadata, and how it cleans up after crashes. */
 export interface S3BlobStorageOptions extends S3Timeouts {
@@ -50,7 +56,7 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
   try {
     client = createBackendClient(options.backend, options);
   } catch (cause) {
-    return storageError(cause);
+    return blobStorageError(cause);
   }
   const store = new ObjectStore(client, options.backend.bucket, partSize);
   const reachable = await store.checkBucket();
@@ -58,29 +64,8 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
     client.destroy();
     return reachable;
   }
-  const context = {
-    pool: options.pool,
-    store,
-    prefix: options.prefix ?? '',
-    pendingGraceMs: options.pendingGraceMs ?? 60 * 60 * 1000,
-  };
-  const sweepOnce = async (): Promise<Result<number, BlobError>> => {
-    try {
-      let total = 0;
-      for (;;) {
-        const removed = await sweepDue(context.pool, async (due) => {
-          const gone: string[] = [];
-          for (const object of due)
-            if (await store.remove(object.objectKey, object.backendUploadId)) gone.push(object.objectKey);
-          return gone;
-        });
-        total += removed;
-        if (removed === 0) return ok(total);
-      }
-    } catch (cause) {
-      return storageError(cause);
-    }
-  };
+  const pool = options.pool;
+  const sweepOnce = () => sweepUnreferenced(pool, store);
   // Sweeps and expiries run one at a time; `close()` waits for the one in progress.
   let running: Promise<unknown> = Promise.resolve();
   const serial = <T>(step: () => Promise<T>): Promise<T> => {
@@ -89,7 +74,13 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
     return next;
   };
   const sweep = () => serial(sweepOnce);
-  const binding = storageOperations(context);
+  const bytes = s3Bytes({
+    pool,
+    store,
+    prefix: options.prefix ?? '',
+    pendingGraceMs: options.pendingGraceMs ?? HOUR_MS,
+  });
+  const binding = createBlobStorage({ rows: createPostgresBlobRows(pool), bytes });
   const expiryMs = options.multipartExpiryMs ?? DEFAULT_MULTIPART_EXPIRY_MS;
   // A periodic step expires old uploads first, so the parts it discards are swept in the same step.
   const maintain = () =>

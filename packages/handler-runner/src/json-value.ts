@@ -1,4 +1,4 @@
-import { jsonPointer } from '@kindgi/protocol';
+import { jsonPointer, MAX_JSON_DEPTH } from '@kindgi/protocol';
 
 /** Where and why a value cannot travel as JSON. */
 export interface NotJson {
@@ -9,7 +9,9 @@ export interface NotJson {
 /** A handler's output as it will travel, or where and why it cannot. */
 export type JsonOutcome = { readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & NotJson);
 
-const MAX_DEPTH = 1000;
+// The one JSON depth limit of every Kindgi surface: an output nested deeper could not travel in a protocol
+// message (its reader refuses it), so it is refused here, where the path can still be named.
+const MAX_DEPTH = MAX_JSON_DEPTH;
 // Below this depth the walk keeps no list of ancestors (no allocation per call); a value nested deeper
 // is walked again with cycle detection, since only a cycle or unusual data goes that deep.
 const FAST_DEPTH = 64;

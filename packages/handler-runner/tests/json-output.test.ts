@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '@kindgi/protocol';
 import { describe, expect, it } from 'vitest';
 import { runHandler } from '../src/index.js';
 import { CTX, openTool } from './helpers.js';
@@ -81,8 +82,12 @@ describe('runHandler output JSON cannot carry', () => {
     expect(cycle.kind === 'err' && cycle.error.message).toBe(
       `Tool "acme.out" handler produced output that JSON cannot carry at ${'/next'.repeat(80)}/back: a circular reference`,
     );
-    const tooDeep = await outputOf(nest(1001, 1));
-    expect(tooDeep.kind === 'err' && tooDeep.error.message).toMatch(/nesting deeper than 1000$/);
+    const tooDeep = await outputOf(nest(MAX_JSON_DEPTH + 1, 1));
+    expect(tooDeep.kind === 'err' && tooDeep.error.message).toMatch(
+      new RegExp(`nesting deeper than ${MAX_JSON_DEPTH}$`),
+    );
+    const deepest = nest(MAX_JSON_DEPTH, 1);
+    expect((await outputOf(deepest)).kind).toBe('ok');
   });
 
   it('reports a toJSON that throws', async () => {

@@ -53,7 +53,6 @@ function bothLines(call: CallCase): { fast: string; generic: string } {
   expect((log as MaybeMembersLog)[RECORD_MEMBERS]).toBeTypeOf('function');
   const deps = (which: PackLog): CallLogDeps => ({
     log: which,
-    legacy: undefined,
     packId: call.packId as string,
     artifactVersion: call.artifactVersion as string,
     metrics: undefined,

@@ -118,8 +118,27 @@ describe('pack service client', () => {
       error: { code: 'pack-bad-reply', status: 413, message: 'Pack service answered HTTP 413: Request body too large' },
     });
     expect(await call()).toMatchObject({ kind: 'err', error: { code: 'pack-bad-reply', status: 200 } });
-    expect(await call()).toMatchObject({ kind: 'err', error: { code: 'pack-bad-reply', status: 200 } });
-    expect(await call()).toMatchObject({ kind: 'err', error: { code: 'pack-bad-reply', status: 200 } });
+    // JSON that is no v2 message is the pack breaking the protocol: the protocol's own error, as a message.
+    expect(await call()).toMatchObject({
+      kind: 'ok',
+      value: { kind: 'error', code: 'unknown-protocol-version', toolId: 'p.echo' },
+    });
+    expect(await call()).toMatchObject({ kind: 'ok', value: { kind: 'error', code: 'malformed-message' } });
+  });
+
+  it('answers a result without output, or nested past the depth limit, as malformed-message', async () => {
+    // As text: JSON.stringify itself runs out of stack on a value this deep.
+    const deep = `{"v":2,"kind":"result","output":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    const answers: unknown[] = [{ v: 2, kind: 'result' }, deep];
+    const { client } = await service((_seen, res) => json(res, 200, answers.shift()));
+    for (const says of ['needs an `output`', 'deeper than 256 levels']) {
+      const reply = await client.invoke({ tool: 'p.echo', input: {}, ctx });
+      expect(reply).toMatchObject({
+        kind: 'ok',
+        value: { kind: 'error', code: 'malformed-message', toolId: 'p.echo' },
+      });
+      expect(reply.kind === 'ok' && reply.value.kind === 'error' ? reply.value.message : '').toContain(says);
+    }
   });
 
   it('passes error messages through as messages, and reads info', async () => {

@@ -16,7 +16,6 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('startPackService in process', () => {
   it('filters the given env only when envFilter is on, listens on port 0, and stops after draining', async () => {
     const lines: Record<string, unknown>[] = [];
-    const legacy: Record<string, unknown>[] = [];
     const env: Record<string, string | undefined> = { FIXTURE_REQUIRED: 'x', STRAY: 'value', PATH: '/bin' };
     const started = await startPackService({
       indexPath: basicIndexPath,
@@ -27,7 +26,6 @@ describe('startPackService in process', () => {
       envFilter: 'on',
       env,
       log: createPackLog({ write: (line) => lines.push(JSON.parse(line)) }),
-      logger: (event) => legacy.push(event),
     });
     if (started.kind === 'err') throw new Error(started.error.join('; '));
     const running = started.value;
@@ -37,9 +35,9 @@ describe('startPackService in process', () => {
       expect(running.url).toBe(`http://127.0.0.1:${running.port}`);
       const reply = await call(running.url, '/v1/invoke', { body: invokeBody('fixture.echo', { message: 'm' }) });
       expect(reply.json.output).toEqual({ message: 'm' });
-      expect(legacy.map((event) => event.kind)).toEqual(['env-dropped', 'listening', 'call']);
-      expect(legacy[2]).toEqual({
-        kind: 'call',
+      expect(lines.map((record) => record.event)).toEqual(['env-dropped', 'listening', 'call']);
+      expect(lines[2]).toMatchObject({
+        event: 'call',
         target: 'tool',
         id: 'fixture.echo',
         durationMs: expect.any(Number),

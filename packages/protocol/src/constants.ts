@@ -21,8 +21,18 @@ export const PACK_HEADERS = {
   traceparent: 'traceparent',
 } as const;
 
-/** The deadline a call gets when the caller names none. */
+/**
+ * The deadline a call gets when its caller names none: the one default of every path to a pack (REST
+ * invoke, runs, guardrail checks, the supervisor's front, the pack service itself, remote packs).
+ */
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+/**
+ * How long past a call's deadline a caller still waits for a pack that went silent. A pack service answers
+ * `deadline-exceeded` itself at the deadline; this covers that reply's way back on a loaded machine. Past
+ * it the caller gives up with `deadline-exceeded`: the call was delivered, so it may have run.
+ */
+export const SILENCE_GRACE_MS = 5_000;
 
 /** The largest request body the pack service reads (10 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;

@@ -1,4 +1,5 @@
 export { type BundleMap, checkBundleMap, MAX_BUNDLE_MAP_ENTRIES } from './bundle-map.js';
+export { callDeadlineMs, silenceLimitMs } from './call-deadline.js';
 export { canonicalJson, compareCodeUnits } from './canonical-json.js';
 export {
   DEFAULT_CALL_TIMEOUT_MS,
@@ -7,6 +8,7 @@ export {
   INDEX_ENVELOPE_VERSION,
   PACK_HEADERS,
   PACK_PROTOCOL_VERSION,
+  SILENCE_GRACE_MS,
 } from './constants.js';
 export {
   DISPATCH_ERROR_CODES,
@@ -20,6 +22,15 @@ export {
   type PackTransportError,
   type PackTransportErrorCode,
 } from './error-codes.js';
+export {
+  validateHealthBody,
+  validateInfo,
+  validatePackIndex,
+  validateRequest,
+  validateResponse,
+  validateTransportErrorBody,
+  type WireValidator,
+} from './generated/validators.js';
 export type { CheckBindings, LogFields, ToolContext, ToolLogger } from './handler-context.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export { isLogLevel, LOG_LEVELS, type LogLevel } from './log-level.js';
@@ -29,21 +40,27 @@ export type {
   CheckResult,
   CheckResultMessage,
   ErrorMessage,
+  HealthBody,
   InvokeRequest,
   JsonValue,
   PackInfo,
+  PackMessage,
   PackRequest,
   PackResponse,
+  ProtocolVersion,
   ResultMessage,
   RunTrace,
   ToolRef,
+  TransportErrorBody,
   ValidationIssue,
   WireCause,
+  WireErrorCode,
 } from './messages.js';
 export type { PackCallOptions } from './pack-call-options.js';
 export { type ResolvedPackEnv, validatePackEnvDeclaration } from './pack-env-declaration.js';
 export { describeThrown, messageOf, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
 export type {
+  EnvName,
   GuardrailAction,
   GuardrailActionName,
   GuardrailScope,
@@ -52,6 +69,8 @@ export type {
   IndexFlow,
   IndexGuardrail,
   IndexTool,
+  JsonSchemaDocument,
+  ModulePath,
   PackEnvDeclaration,
   PackIndex,
   ToolEffect,
@@ -73,4 +92,20 @@ export {
   type SchemaIo,
   toJSONSchemaSync,
 } from './schema/zod.js';
+export {
+  type BearerHeader,
+  constantTimeEqual,
+  parseBearer,
+  secretDigest,
+  secretMatcher,
+} from './secrets.js';
+export {
+  formatTraceparent,
+  formatTracestate,
+  type HeaderValue,
+  MAX_TRACEPARENT_CHARS,
+  MAX_TRACESTATE_CHARS,
+  parseTraceparent,
+  parseTracestate,
+} from './trace-context.js';
 export { tracingRequested } from './tracing-env.js';

@@ -65,12 +65,38 @@ describe('parsePackRequest', () => {
     ['empty check id', { ...checkInvoke, check: { id: '' } }, '`check.id` is required'],
     ['array config', { ...checkInvoke, config: [] }, '`config` must be an object'],
     ['missing config', { ...checkInvoke, config: undefined }, '`config` must be an object'],
+    ['no input', { ...invoke, input: undefined }, '`input` is required'],
+    ['a numeric env value', { ...invoke, ctx: { ...ctx, env: { A: 1 } } }, '`ctx.env.A` must be string'],
+    [
+      'an idempotencyKey that is no UUID',
+      { ...invoke, ctx: { ...ctx, idempotencyKey: 'k' } },
+      '`ctx.idempotencyKey` must match format "uuid"',
+    ],
+    ['no trace', { ...checkInvoke, trace: undefined }, '`trace` is required'],
+    [
+      'an unknown trace mode',
+      { ...checkInvoke, trace: { mode: 'later' } },
+      '`trace.mode` must be equal to one of the allowed values',
+    ],
   ])('refuses %s', (_name, value, message) => {
     expect(refusal(value)).toEqual({ code: 'malformed-message', message });
   });
 
-  it('checks tool.id before ctx', () => {
+  it('checks tool.id before tool.version, ctx and the rest, and check.id before config', () => {
     expect(refusal({ v: 2, kind: 'invoke' }).message).toBe('`tool.id` is required');
+    const everythingWrong = { v: 2, kind: 'invoke', tool: { id: '', version: 1 }, ctx: { env: 1 } };
+    expect(refusal(everythingWrong).message).toBe('`tool.id` is required');
+    expect(refusal({ ...everythingWrong, tool: { id: 'a', version: 1 } }).message).toBe(
+      '`tool.version` must be a string',
+    );
+    expect(refusal({ ...everythingWrong, tool: { id: 'a' } }).message).toBe(
+      '`ctx` needs string `tenantId` and `runId`',
+    );
+    expect(refusal({ v: 2, kind: 'check-invoke', config: [] }).message).toBe('`check.id` is required');
+  });
+
+  it('answers unexpected-message-kind for a kind that is an Object.prototype name', () => {
+    expect(refusal({ ...invoke, kind: 'constructor' }).code).toBe('unexpected-message-kind');
   });
 
   it('never throws on hostile values', () => {

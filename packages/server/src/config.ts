@@ -3,7 +3,9 @@ import { dirname, resolve } from 'node:path';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
 import { blobsConfigSchema, blobsFromEnv } from './blob-backend.js';
+import { booleanVariable, jsonVariable, readVariable, wholeNumberVariable } from './env-values.js';
 import { remotePackSchema } from './remote-pack.js';
+import { connectionsConfigSchema } from './start/connection-limits.js';
 import { databaseConfigSchema, databaseFromEnv, runsConfigSchema } from './state-stores.js';
 
 const tokenSchema = z.strictObject({
@@ -67,6 +69,8 @@ export const serverConfigSchema = z.strictObject({
   /** Where blob bytes live: `{ "kind": "s3", … }` (metadata in `database`), else files in `dataDir`. */
   blobs: blobsConfigSchema.optional(),
   /** Prometheus metrics at `path`; with `token`, a scrape must send `Authorization: Bearer <token>`. */
+  /** Timeouts and the per-address cap of every listener's connections (docs/security.md). */
+  connections: connectionsConfigSchema.prefault({}),
   metrics: z
     .strictObject({
       enabled: z.boolean().default(false),
@@ -105,39 +109,29 @@ const ENV_FIELDS: Record<string, { field: keyof ServerConfigInput; parse: 'strin
   KINDGI_SERVER_DRAIN_MS: { field: 'drainMs', parse: 'int' },
 };
 
+const VARIABLE_SCHEMAS = {
+  string: () => z.string(),
+  int: wholeNumberVariable,
+  bool: booleanVariable,
+  json: jsonVariable,
+} satisfies Record<string, (name: string) => z.ZodType<unknown, string>>;
+
+/** Sets `out[key]` when the value is defined (an unset variable leaves the file's value alone). */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== undefined) out[key] = value;
+}
+
 function fromEnv(env: NodeJS.ProcessEnv, problems: string[]): Partial<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [name, { field, parse }] of Object.entries(ENV_FIELDS)) {
-    const raw = env[name];
-    if (raw === undefined || raw === '') continue;
-    if (parse === 'string') out[field] = raw;
-    else if (parse === 'int') {
-      if (/^\d+$/.test(raw)) out[field] = Number(raw);
-      else problems.push(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
-    } else if (parse === 'bool') {
-      if (raw === 'true' || raw === 'false') out[field] = raw === 'true';
-      else problems.push(`${name} must be true or false, got ${JSON.stringify(raw)}`);
-    } else {
-      try {
-        out[field] = JSON.parse(raw);
-      } catch {
-        problems.push(`${name} must be JSON`);
-      }
-    }
+    put(out, field, readVariable<unknown>(env, name, VARIABLE_SCHEMAS[parse](name), problems));
   }
   const s3: Record<string, unknown> = {};
-  const s3Port = env.KINDGI_SERVER_S3_PORT;
-  if (s3Port !== undefined && s3Port !== '') {
-    if (/^\d+$/.test(s3Port)) s3.port = Number(s3Port);
-    else problems.push(`KINDGI_SERVER_S3_PORT must be a whole number, got ${JSON.stringify(s3Port)}`);
-  }
-  const s3Regions = env.KINDGI_SERVER_S3_REGIONS;
-  if (s3Regions !== undefined && s3Regions !== '') s3.regions = s3Regions.split(',').map((region) => region.trim());
-  const expiry = env.KINDGI_SERVER_S3_MULTIPART_EXPIRY_MS;
-  if (expiry !== undefined && expiry !== '') {
-    if (/^\d+$/.test(expiry)) s3.multipartExpiryMs = Number(expiry);
-    else problems.push(`KINDGI_SERVER_S3_MULTIPART_EXPIRY_MS must be a whole number, got ${JSON.stringify(expiry)}`);
-  }
+  put(s3, 'port', readVariable(env, 'KINDGI_SERVER_S3_PORT', wholeNumberVariable('KINDGI_SERVER_S3_PORT'), problems));
+  const regions = z.string().transform((raw) => raw.split(',').map((region) => region.trim()));
+  put(s3, 'regions', readVariable(env, 'KINDGI_SERVER_S3_REGIONS', regions, problems));
+  const expiry = 'KINDGI_SERVER_S3_MULTIPART_EXPIRY_MS';
+  put(s3, 'multipartExpiryMs', readVariable(env, expiry, wholeNumberVariable(expiry), problems));
   if (Object.keys(s3).length > 0) out.s3 = s3;
   const database = databaseFromEnv(env);
   if (database) out.database = database;
@@ -151,14 +145,11 @@ function fromEnv(env: NodeJS.ProcessEnv, problems: string[]): Partial<Record<str
 /** `KINDGI_SERVER_METRICS_ENABLED`, `_PATH` and `_TOKEN`, when any is set. */
 function metricsFromEnv(env: NodeJS.ProcessEnv, problems: string[]): Record<string, unknown> | undefined {
   const metrics: Record<string, unknown> = {};
-  const enabled = env.KINDGI_SERVER_METRICS_ENABLED;
-  if (enabled !== undefined && enabled !== '') {
-    if (enabled === 'true' || enabled === 'false') metrics.enabled = enabled === 'true';
-    else problems.push(`KINDGI_SERVER_METRICS_ENABLED must be true or false, got ${JSON.stringify(enabled)}`);
-  }
-  if (env.KINDGI_SERVER_METRICS_PATH) metrics.path = env.KINDGI_SERVER_METRICS_PATH;
+  const enabled = 'KINDGI_SERVER_METRICS_ENABLED';
+  put(metrics, 'enabled', readVariable(env, enabled, booleanVariable(enabled), problems));
+  put(metrics, 'path', readVariable(env, 'KINDGI_SERVER_METRICS_PATH', z.string(), problems));
   // The token's value is never quoted back: it is a secret.
-  if (env.KINDGI_SERVER_METRICS_TOKEN) metrics.token = env.KINDGI_SERVER_METRICS_TOKEN;
+  put(metrics, 'token', readVariable(env, 'KINDGI_SERVER_METRICS_TOKEN', z.string(), problems));
   return Object.keys(metrics).length > 0 ? metrics : undefined;
 }
 

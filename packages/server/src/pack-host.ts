@@ -2,11 +2,11 @@ import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { parseEnv } from 'node:util';
+import type { PackCaller } from '@kindgi/bindings';
 import { runIndexer } from '@kindgi/indexer';
 import {
   createPackServiceClient,
   createPackServiceSupervisor,
-  type PackServiceClient,
   type PackServiceSupervisor,
   type SupervisorEvent,
 } from '@kindgi/pack-service';
@@ -14,12 +14,17 @@ import { err, messageOf, ok, type PackIndex, type Result } from '@kindgi/protoco
 import type { PackConfig } from './config.js';
 import { createJavaPackBuild, isJavaPack } from './java-pack.js';
 import type { ServerLogger } from './logger.js';
+import { clientCaller } from './pack-caller.js';
 
-/** A pack this server serves: its current index, and a client for its supervised pack service. */
+/** A pack this server serves: its current index, and the pipeline its calls take once routed to it. */
 export interface PackHost {
   readonly dir: string;
   readonly index: PackIndex;
-  readonly client: PackServiceClient;
+  /**
+   * Calls this pack: the layers below routing (a remote pack's retry) and the transport. A supervised
+   * pack has no retry here: its supervisor's front holds a call through a restart and retries it there.
+   */
+  readonly call: PackCaller;
   /** True while a pack service child serves calls (false while a crashed one restarts). */
   readonly serving: boolean;
   /** Stops watching, stops the pack service (it drains) and closes the supervisor's front. */
@@ -208,7 +213,7 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
     get index() {
       return current;
     },
-    client,
+    call: clientCaller(client),
     get serving() {
       return supervisor.servingPid !== undefined;
     },

@@ -1,5 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type ForeignIndexEntry, ownIndexEntries } from '@kindgi/bindings';
+import { RESERVED_CHECK_IDS } from '@kindgi/indexer';
 import { type PackServiceClient, readPackIndexFile } from '@kindgi/pack-service';
 import {
   err,
@@ -14,6 +16,14 @@ import {
 
 /** The largest index a remote pack service may send (an index is schemas, not data). */
 export const MAX_REMOTE_INDEX_BYTES = 16 * 1024 * 1024;
+
+/** A remote index as served here: only the entries its pack owns, and those refused (to log). */
+export interface FetchedIndex {
+  index: PackIndex;
+  /** False for a service without `GET /v1/index` (its tools have no schemas here). */
+  complete: boolean;
+  refused: ForeignIndexEntry[];
+}
 
 /** Where a remote pack service is and how to authenticate to it. */
 export interface RemoteTarget {
@@ -68,7 +78,7 @@ export async function fetchRemoteIndex(
   info: PackInfo,
   workDir: string,
   signal: AbortSignal,
-): Promise<Result<{ index: PackIndex; complete: boolean }, string>> {
+): Promise<Result<FetchedIndex, string>> {
   let response: Response;
   try {
     response = await fetch(new URL('/v1/index', target.url), {
@@ -80,7 +90,7 @@ export async function fetchRemoteIndex(
   }
   if (response.status === 404) {
     await response.body?.cancel();
-    return ok({ index: indexFromInfo(info), complete: false });
+    return ok({ ...owned(indexFromInfo(info)), complete: false });
   }
   if (response.status !== 200) {
     await response.body?.cancel();
@@ -103,21 +113,36 @@ export async function fetchRemoteIndex(
   if (index.packId !== info.packId) {
     return err(`/v1/index is pack ${index.packId} but /v1/info says ${info.packId}`);
   }
-  return ok({ index, complete: true });
+  return ok({ ...owned(index), complete: true });
 }
 
-/** `/v1/info`, then the index when its `artifactVersion` differs from `known`'s (or nothing is known yet). */
+/**
+ * A remote index is untrusted: what it names under another pack's id is refused here, the one place remote
+ * indexes enter (local ones come from this server's own indexer). The runtime's built-in checks are no pack's.
+ */
+function owned(index: PackIndex): { index: PackIndex; refused: ForeignIndexEntry[] } {
+  return ownIndexEntries(index, RESERVED_CHECK_IDS);
+}
+
+/**
+ * `/v1/info`, then the index when its `artifactVersion` differs from `known`'s (or nothing is known yet). A
+ * service never changes its pack id: the server routes by pack id, so one serving another id later (maybe
+ * one another pack already serves) is refused, and the last index stays.
+ */
 export async function refreshRemoteIndex(
   target: RemoteTarget,
   client: PackServiceClient,
   known: PackIndex | undefined,
   workDir: string,
   signal: AbortSignal,
-): Promise<Result<{ index: PackIndex; changed: boolean; complete: boolean }, string>> {
+): Promise<Result<FetchedIndex & { changed: boolean }, string>> {
   const info = await client.info({ signal });
   if (info.kind === 'err') return err(`GET /v1/info: ${info.error.message}`);
-  if (known && known.artifactVersion === info.value.artifactVersion && known.packId === info.value.packId) {
-    return ok({ index: known, changed: false, complete: true });
+  if (known && known.packId !== info.value.packId) {
+    return err(`/v1/info names pack ${info.value.packId}, but this service serves pack ${known.packId}; refused`);
+  }
+  if (known && known.artifactVersion === info.value.artifactVersion) {
+    return ok({ index: known, changed: false, complete: true, refused: [] });
   }
   const fetched = await fetchRemoteIndex(target, info.value, workDir, signal);
   return fetched.kind === 'ok' ? ok({ ...fetched.value, changed: true }) : fetched;

@@ -1,19 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  createPackServiceClient,
-  type PackCallOptions,
-  type PackCheckCall,
-  type PackInvokeCall,
-  type PackServiceClient,
-} from '@kindgi/pack-service';
-import { err, ok, type PackIndex, type PackResponse, type PackTransportError, type Result } from '@kindgi/protocol';
+import { composePackCall, retryLayer } from '@kindgi/bindings';
+import { createPackServiceClient, type PackServiceClient } from '@kindgi/pack-service';
+import { err, ok, type PackIndex, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
 import type { ServerLogger } from './logger.js';
 import type { ServerMetrics } from './metrics.js';
+import { clientCaller } from './pack-caller.js';
 import type { PackHost } from './pack-host.js';
-import { refreshRemoteIndex, remoteIsReady } from './remote-index.js';
+import { type FetchedIndex, refreshRemoteIndex, remoteIsReady } from './remote-index.js';
+import { remoteOutputCheckLayer } from './remote-output-check.js';
 
 /** A pack served by a pack service running elsewhere (a pack image), instead of one this server starts. */
 export const remotePackSchema = z.strictObject({
@@ -25,10 +22,13 @@ export const remotePackSchema = z.strictObject({
     .regex(/^[\x21-\x7e]+$/, 'a pack token is printable ASCII without spaces'),
   /** How often `/readyz` and `/v1/info` are polled (a new `artifactVersion` refreshes the tools). Default 5000. */
   pollMs: z.number().int().min(50).default(5000),
-  /** The longest a call waits through 503s and refused connections before answering `pack-unavailable`. Default 5000. */
+  /** The longest a call waits through the service's 503s (after each `Retry-After`) before answering them. Default 5000. */
   retryMs: z.number().int().min(0).default(5000),
-  /** A call's deadline when its caller names none; a silent service is given up on 2 s after the deadline. */
-  timeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * No longer used, still accepted so older configs load: every call's deadline is its caller's, else the
+   * one default (`DEFAULT_CALL_TIMEOUT_MS`, 120 s), on every pack alike. A start with it set logs a warning.
+   */
+  timeoutMs: z.number().int().positive().optional(),
   /** How long the server's start waits for the service's first `/v1/info`. Default 30000. */
   startTimeoutMs: z.number().int().min(0).default(30_000),
 });
@@ -45,70 +45,16 @@ export interface RemotePackHostOptions {
   onReindexed?: (index: PackIndex) => void;
 }
 
-type Reply = Result<PackResponse, PackTransportError>;
-
-// What a service gets past its deadline to say `deadline-exceeded` itself before the call is given up on.
-const SILENCE_GRACE_MS = 2_000;
 const POLL_TIMEOUT_MS = 2_000;
 
 function backoffMs(attempt: number): number {
   return Math.min(100 * 2 ** attempt, 1_000);
 }
 
-/**
- * One call with the bounded retry: a 503 (after its `Retry-After`) or a refused connection (the call did
- * not run either way) is tried again while the retry budget and the call's deadline allow; a service that
- * stays silent past the deadline is given up on. Every failure to get an answer is `pack-unavailable`.
- */
-async function callWithRetry(
-  pack: RemotePackConfig,
-  call: PackCallOptions,
-  send: (options: PackCallOptions) => Promise<Reply>,
-  onRetry: () => void,
-): Promise<Reply> {
-  const started = performance.now();
-  const deadlineMs = call.deadlineMs ?? pack.timeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    const remaining = Math.max(1, Math.round(deadlineMs - (performance.now() - started)));
-    const patience = AbortSignal.timeout(remaining + SILENCE_GRACE_MS);
-    const signal = call.signal ? AbortSignal.any([call.signal, patience]) : patience;
-    const reply = await send({ ...call, deadlineMs: remaining, signal });
-    if (reply.kind === 'ok') return reply;
-    if (reply.error.code === 'pack-call-aborted' && patience.aborted && !call.signal?.aborted) {
-      return err({
-        code: 'pack-unavailable',
-        message: `The pack service at ${pack.url} did not answer within ${remaining + SILENCE_GRACE_MS} ms`,
-      });
-    }
-    if (reply.error.code !== 'pack-unavailable') return reply;
-    const waitMs = reply.error.retryAfterMs ?? backoffMs(attempt);
-    const elapsed = performance.now() - started;
-    if (elapsed + waitMs > Math.min(pack.retryMs, deadlineMs) || call.signal?.aborted) return reply;
-    onRetry();
-    try {
-      await sleep(waitMs, undefined, call.signal ? { signal: call.signal } : {});
-    } catch {
-      return err({ code: 'pack-call-aborted', message: 'The call was cancelled while waiting to retry' });
-    }
-  }
-}
-
-/** The protocol client with every tool call and check going through `callWithRetry`. */
-function retryingClient(pack: RemotePackConfig, client: PackServiceClient, onRetry: () => void): PackServiceClient {
-  return {
-    invoke: (call: PackInvokeCall) =>
-      callWithRetry(pack, call, (options) => client.invoke({ ...call, ...options }), onRetry),
-    check: (call: PackCheckCall) =>
-      callWithRetry(pack, call, (options) => client.check({ ...call, ...options }), onRetry),
-    info: (options) => client.info(options),
-    close: () => client.close(),
-  };
-}
-
 async function firstIndex(
   options: RemotePackHostOptions,
   client: PackServiceClient,
-): Promise<Result<{ index: PackIndex; complete: boolean }, string>> {
+): Promise<Result<FetchedIndex, string>> {
   const { pack } = options;
   const until = performance.now() + pack.startTimeoutMs;
   for (let attempt = 0; ; attempt++) {
@@ -124,6 +70,14 @@ async function firstIndex(
     if (performance.now() + waitMs > until)
       return err(`${pack.url}: the remote pack service did not answer: ${fetched.error}`);
     await sleep(waitMs);
+  }
+}
+
+/** Logs each entry a remote index named under another pack's id: refused, the pack's other entries serve. */
+function logRefused(logger: ServerLogger, packId: string, url: string, fetched: FetchedIndex): void {
+  for (const entry of fetched.refused) {
+    const message = `pack ${packId} (${url}): ${entry.kind} ${entry.id} refused: ${entry.foreignId} does not start with "${packId}."`;
+    logger.log('error', 'pack-remote-id-refused', message, { packId, ...entry });
   }
 }
 
@@ -159,6 +113,7 @@ async function pollOnce(
       packId,
     });
   } else if (refreshed.value.changed && !signal.aborted) {
+    logRefused(logger, packId, pack.url, refreshed.value);
     state.index = refreshed.value.index;
     logger.log('info', 'pack-reloaded', `pack ${packId} reloaded from ${pack.url}`, {
       packId,
@@ -204,7 +159,8 @@ function startPolling(
 /**
  * A pack served by a remote pack service: its tools read from `/v1/info` and `/v1/index`, `/readyz` and
  * `/v1/info` polled every `pollMs` (a new `artifactVersion` refreshes the index), calls over the protocol
- * client's keep-alive pool with a bounded retry. The server's start waits for the first index.
+ * client's keep-alive pool with the service's 503s retried within `retryMs`. A connection nothing accepts
+ * is answered at once (`pack-unavailable` with `Retry-After`). The server's start waits for the first index.
  */
 export async function startRemotePackHost(options: RemotePackHostOptions): Promise<Result<PackHost, string>> {
   const { pack, logger, metrics } = options;
@@ -216,6 +172,7 @@ export async function startRemotePackHost(options: RemotePackHostOptions): Promi
     return err(first.error);
   }
   const packId = first.value.index.packId;
+  logRefused(logger, packId, pack.url, first.value);
   if (!first.value.complete) {
     const message = `pack ${packId}: ${pack.url} has no /v1/index; tool schemas are not listed`;
     logger.log('warn', 'pack-remote-index-missing', message, { packId });
@@ -229,13 +186,21 @@ export async function startRemotePackHost(options: RemotePackHostOptions): Promi
     remote: true,
     ready,
   });
+  if (pack.timeoutMs !== undefined) {
+    const message = `pack ${packId}: timeoutMs is no longer used; calls without a deadline get the default (120 s)`;
+    logger.log('warn', 'pack-remote-timeout-ignored', message, { packId });
+  }
   const poller = startPolling(options, client, state);
+  // Below routing: the output held to the index's schema, the service's 503s retried within retryMs, then
+  // the protocol client.
+  const retry = retryLayer({ budgetMs: pack.retryMs, onRetry: () => metrics?.remoteRetry(packId) });
+  const outputCheck = remoteOutputCheckLayer(() => state.index);
   return ok({
     dir: pack.url,
     get index() {
       return state.index;
     },
-    client: retryingClient(pack, client, () => metrics?.remoteRetry(packId)),
+    call: composePackCall(outputCheck, retry)(clientCaller(client)),
     get serving() {
       return state.ready;
     },

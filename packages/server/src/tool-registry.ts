@@ -20,11 +20,24 @@ export interface IndexCatalog {
 }
 
 /**
+ * The first index of each pack id. A pack id is served once (the start refuses a second, a remote service
+ * that changes its pack id is refused): this keeps a later index of a served id from merging into its tools.
+ */
+function onePerPackId(indexes: readonly PackIndex[]): PackIndex[] {
+  const seen = new Set<string>();
+  return indexes.filter((index) => {
+    if (seen.has(index.packId)) return false;
+    seen.add(index.packId);
+    return true;
+  });
+}
+
+/**
  * The deployed packs' indexes as the API's tool registry (every tenant of this deployment reaches every
  * pack), plus the routing of a call to the pack that serves it.
  */
 export function createIndexCatalog(indexes: readonly PackIndex[]): IndexCatalog {
-  const packs = [...indexes];
+  const packs = onePerPackId(indexes);
   const newestPacks = new Map(describeIndexTools(packs).map((tool) => [tool.id, tool.packId]));
   const versionPacks = new Map<string, Map<string, string>>();
   for (const pack of packs) {

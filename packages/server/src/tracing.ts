@@ -1,7 +1,5 @@
+import { startProcessTracing } from '@kindgi/pack-service/tracing';
 import { tracingRequested } from '@kindgi/protocol';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 /** The process's OpenTelemetry tracing, when the standard `OTEL_*` variables turned it on. */
 export interface ServerTracing {
@@ -16,19 +14,9 @@ export { tracingRequested };
 /**
  * Registers the tracer provider (AsyncLocalStorage context, W3C trace context propagation) with an OTLP/HTTP
  * exporter configured by the `OTEL_EXPORTER_OTLP_*` variables, when `tracingRequested`. Off by default.
+ * The bootstrap is the pack service's (`@kindgi/pack-service/tracing`), so both processes trace alike.
  */
 export function startTracing(env: NodeJS.ProcessEnv = process.env): ServerTracing {
   if (!tracingRequested(env)) return { enabled: false, shutdown: async () => undefined };
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': 'kindgi-server' }))
-    .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new NodeTracerProvider({
-    resource,
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
-  });
-  provider.register();
-  return {
-    enabled: true,
-    shutdown: () => provider.shutdown().catch(() => undefined),
-  };
+  return { enabled: true, shutdown: startProcessTracing('kindgi-server') };
 }

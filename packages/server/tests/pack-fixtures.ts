@@ -52,7 +52,10 @@ export function startRemotePackService(options: {
   token: string;
   port?: number;
   env?: Record<string, string>;
+  /** The pack's folder (its modules and node_modules); the example pack when absent. */
+  moduleRoot?: string;
 }): Promise<RemotePackService> {
+  const moduleRoot = options.moduleRoot ?? EXAMPLE_PACK_DIR;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -69,7 +72,7 @@ export function startRemotePackService(options: {
       '--index',
       options.indexPath,
       '--module-root',
-      EXAMPLE_PACK_DIR,
+      moduleRoot,
       '--host',
       '127.0.0.1',
       '--token-fd',
@@ -78,7 +81,7 @@ export function startRemotePackService(options: {
     // The token on a descriptor, not in the environment: the service then runs in this very process (it
     // re-runs itself in a child to keep a token in its environment away from pack code), so a signal sent
     // to it reaches the process that serves.
-    { cwd: EXAMPLE_PACK_DIR, env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+    { cwd: moduleRoot, env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
   );
   (child.stdio[3] as NodeJS.WritableStream).end(options.token);
   const waiters: {

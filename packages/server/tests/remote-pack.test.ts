@@ -9,7 +9,7 @@ import {
   stopAllServers,
   writeConfig,
 } from './harness.js';
-import { api } from './http.js';
+import { api, readRunStream } from './http.js';
 import {
   indexExamplePack,
   type RemotePackService,
@@ -53,9 +53,9 @@ describe('a remote pack service ({ url, token } in the server config)', () => {
     workDir = makeTempDir('remote-index');
     indexPath = await indexExamplePack(workDir);
     service = await startRemotePackService({ indexPath, token: PACK_TOKEN, env: ENV });
-    // A Retry-After of 1 s is retried only while the first attempt plus 1 s fits the bound (the smaller of
-    // retryMs and timeoutMs): 2.5 s leaves a loaded machine 1.5 s for that first round trip.
-    server = await startServer(serverConfig('remote', service, { retryMs: 2500, timeoutMs: 2500 }));
+    // A Retry-After of 1 s is retried only while the first attempt plus 1 s fits retryMs: 2.5 s leaves a
+    // loaded machine 1.5 s for that first round trip.
+    server = await startServer(serverConfig('remote', service, { retryMs: 2500 }));
   }, 120_000);
 
   afterAll(async () => {
@@ -74,12 +74,17 @@ describe('a remote pack service ({ url, token } in the server config)', () => {
     expect(call).toMatchObject({ traceId: TRACE_ID, outcome: 'ok', toolId: 'acme.format-citation' });
   }, 60_000);
 
-  it('answers pack-unavailable when the service stops answering (slow), and recovers', async () => {
+  it('answers deadline-exceeded (it may have run) when the service stops answering, and recovers', async () => {
     service.child.kill('SIGSTOP');
     try {
-      const reply = await invokeCitation(server.url);
-      expect(reply.status).toBe(503);
-      expect(reply.body).toMatchObject({ error: { code: 'pack-unavailable' } });
+      // The call is delivered (the kernel takes it) and then nothing answers: past its deadline and the grace
+      // it is 504 deadline-exceeded, never pack-unavailable (which says the call did not run).
+      const reply = await api(server.url, TOKEN, 'POST', '/v1/tools/acme.format-citation/invoke', {
+        ...CITATION,
+        deadlineMs: 500,
+      });
+      expect(reply.status).toBe(504);
+      expect(reply.body).toMatchObject({ error: { code: 'deadline-exceeded' } });
       await server.waitFor((record) => record.event === 'pack-remote-unready', 'pack-remote-unready');
     } finally {
       service.child.kill('SIGCONT');
@@ -91,12 +96,15 @@ describe('a remote pack service ({ url, token } in the server config)', () => {
     expect((await invokeCitation(server.url)).status).toBe(200);
   }, 60_000);
 
-  it('answers pack-unavailable when the service is down', async () => {
+  it('answers pack-unavailable with Retry-After at once when the service is down (connections refused)', async () => {
     await service.kill();
+    const before = await retries(server.url);
     const reply = await invokeCitation(server.url);
     expect(reply.status).toBe(503);
     expect(reply.body).toMatchObject({ error: { code: 'pack-unavailable' } });
-    expect(await retries(server.url)).toBeGreaterThan(0);
+    expect(reply.headers.get('retry-after')).toBe('1');
+    // Answered without waiting through retries: nothing listens, so the caller comes back instead.
+    expect(await retries(server.url)).toBe(before);
   }, 60_000);
 
   it('reads the new tools when the service comes back with another artifactVersion', async () => {
@@ -131,23 +139,36 @@ describe('a remote pack service ({ url, token } in the server config)', () => {
   }, 60_000);
 });
 
-describe('a remote pack service that comes back within the retry bound', () => {
+describe('a remote pack service that is down, then comes back', () => {
   afterAll(async () => {
     await stopAllServers();
     await stopRemotePackServices();
     cleanupTempDirs();
   });
 
-  it('answers the call that waited for it', async () => {
+  it('refuses calls at once with Retry-After meanwhile, and runs a run it accepted once it is back', async () => {
     const indexPath = await indexExamplePack(makeTempDir('remote-back-index'));
     const first = await startRemotePackService({ indexPath, token: PACK_TOKEN, env: ENV });
-    // A bound generous enough for a loaded machine to restart the service inside it.
-    const server = await startServer(serverConfig('remote-back', first, { retryMs: 60_000, timeoutMs: 60_000 }));
+    // However generous retryMs is, a refused connection is not waited through: the run queue does that.
+    const server = await startServer(serverConfig('remote-back', first, { retryMs: 60_000 }));
     await first.kill();
-    const waiting = invokeCitation(server.url);
+    const refused = await invokeCitation(server.url);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    const accepted = await api(server.url, TOKEN, 'POST', '/v1/runs', { toolId: 'acme.format-citation', ...CITATION });
+    expect(accepted.status).toBe(202);
+    const runId = (accepted.body as { runId: string }).runId;
     const second = await startRemotePackService({ indexPath, token: PACK_TOKEN, port: first.port, env: ENV });
-    expect(await waiting).toMatchObject({ status: 200, body: { output: { citation: '[Brown v. Board, p. 483]' } } });
-    expect(await second.waitFor((record) => record.event === 'call')).toMatchObject({ outcome: 'ok' });
-    expect(await retries(server.url)).toBeGreaterThan(0);
+    expect(await second.waitFor((record) => record.event === 'call' && record.runId === runId)).toMatchObject({
+      outcome: 'ok',
+    });
+    const events = await readRunStream(server.url, TOKEN, runId);
+    expect(events.map((event) => event.event)).toEqual(['run.started', 'run.completed']);
+    const run = await api(server.url, TOKEN, 'GET', `/v1/runs/${runId}`);
+    expect(run).toMatchObject({
+      status: 200,
+      body: { status: 'completed', output: { citation: '[Brown v. Board, p. 483]' } },
+    });
+    expect(await retries(server.url)).toBe(0);
   }, 120_000);
 });

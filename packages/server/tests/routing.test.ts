@@ -1,3 +1,4 @@
+import type { PackCaller, PackReply } from '@kindgi/bindings';
 import type { PackIndex, PackResponse } from '@kindgi/protocol';
 import { describe, expect, it } from 'vitest';
 import type { PackHost } from '../src/pack-host.js';
@@ -32,14 +33,13 @@ const tool = (id: string, version?: string) => ({
 const OLD = pack('old', '1.0.0', [tool('cite', '1.0.0'), tool('lookup')]);
 const NEXT = pack('next', '2.0.0', [tool('cite', '2.0.0')]);
 
-/** A host whose client answers with the pack id it belongs to. */
+/** A host whose pipeline answers with the pack id it belongs to. */
 function host(index: PackIndex): PackHost {
-  const answer = async (): Promise<{ kind: 'ok'; value: PackResponse }> => ({
+  const call: PackCaller = async () => ({
     kind: 'ok',
     value: { v: 2, kind: 'result', output: { packId: index.packId } } as PackResponse,
   });
-  const client = { invoke: answer, check: answer } as unknown as PackHost['client'];
-  return { dir: `/packs/${index.packId}`, index, client, serving: true, close: async () => undefined };
+  return { dir: `/packs/${index.packId}`, index, call, serving: true, close: async () => undefined };
 }
 
 describe('createIndexCatalog', () => {
@@ -70,7 +70,7 @@ describe('routePackCalls', () => {
     return { lookups, routing: routePackCalls(hosts, catalog) };
   };
   const ctx = { tenantId: 't', runId: 'r', requestId: 'q' };
-  const packOf = (reply: Awaited<ReturnType<PackHost['client']['invoke']>>) =>
+  const packOf = (reply: PackReply) =>
     reply.kind === 'ok' && reply.value.kind === 'result' ? (reply.value.output as { packId: string }).packId : reply;
 
   it('sends a hinted call to the pack named, without looking the tool up again', async () => {
@@ -122,11 +122,13 @@ describe('toolRefForPack', () => {
 
   it('sends the pack the reference its index names', async () => {
     const seen: unknown[] = [];
-    const oldHost = host(OLD);
-    oldHost.client.invoke = (async (call: { tool: unknown }) => {
-      seen.push(call.tool);
-      return { kind: 'ok', value: { v: 2, kind: 'result', output: null } };
-    }) as unknown as PackHost['client']['invoke'];
+    const oldHost: PackHost = {
+      ...host(OLD),
+      call: async (call) => {
+        if (call.kind === 'invoke') seen.push(call.tool);
+        return { kind: 'ok', value: { v: 2, kind: 'result', output: null } };
+      },
+    };
     const routing = routePackCalls(new Map([['old', oldHost]]), () => createIndexCatalog([OLD]));
     await routing.runHandler({
       tool: { id: 'lookup', version: '1.0.0' },

@@ -23,7 +23,7 @@ describe('remote packs and metrics in the server config', () => {
       token: 'remote-token-1',
       pollMs: 5000,
       retryMs: 5000,
-      timeoutMs: 30_000,
+      // No deadline of its own: a call naming none gets the one default, whichever pack serves it.
       startTimeoutMs: 30_000,
     });
     expect((loaded.value.config.packs[1] as { dir: string }).dir).toMatch(/\/pack$/);

@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobMeta, ListByPrefixInput } from '@kindgi/bindings';
+import { type BlobMeta, type ListByPrefixInput, listByPrefixOverScan } from '@kindgi/bindings';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
 import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  commitObject,
-  createPostgresPool,
-  listObjectsByPrefix,
-  markPending,
-  migrate,
-  type PostgresPool,
-} from '../src/index.js';
+import { createPostgresBlobRows, createPostgresPool, markPending, migrate, type PostgresPool } from '../src/index.js';
 
-// listByPrefix over PostgreSQL must give the pages and continuation tokens of every other binding: compared
-// here, page by page, with the in-memory binding over the same keys, including prefixes large enough that
-// skipping them leaves the rows read so far.
+// listByPrefix over PostgreSQL's scans must give the pages and continuation tokens of every other binding:
+// compared here, page by page, with the in-memory binding over the same keys, including prefixes large enough
+// that skipping them leaves the rows read so far.
 let pg: TestPostgres;
 let pool: PostgresPool;
 
@@ -55,7 +48,8 @@ async function store(tenantId: string, key: string): Promise<void> {
     metadata: {},
     createdAt: new Date().toISOString(),
   };
-  expect(await commitObject(pool, meta, objectKey)).toEqual({ refused: false });
+  const written = { ref: objectKey, size: 0, sha256: '', md5: '' };
+  expect(await createPostgresBlobRows(pool).commit(meta, written, {})).toEqual({ refused: false });
 }
 
 it('pages and tokens equal the in-memory binding for every prefix, delimiter and page size', async () => {
@@ -74,7 +68,8 @@ it('pages and tokens equal the in-memory binding for every prefix, delimiter and
     let token: string | undefined;
     for (let page = 0; page < 200; page++) {
       const request = token === undefined ? input : { ...input, continuationToken: token };
-      const fromPg = await listObjectsByPrefix(pool, 't', 'b', request);
+      const rows = createPostgresBlobRows(pool);
+      const fromPg = await listByPrefixOverScan((from, limit) => rows.scan('t', 'b', from, limit), request);
       const fromMemory = await memory.listByPrefix('t', 'b', request);
       if (fromPg.kind === 'err' || fromMemory.kind === 'err') throw new Error('listing failed');
       expect(fromPg.value.contents.map((meta) => meta.key)).toEqual(fromMemory.value.contents.map((meta) => meta.key));

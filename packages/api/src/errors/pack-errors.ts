@@ -1,4 +1,14 @@
-import type { ErrorMessage, PackErrorCode, PackTransportError, WireCause } from '@kindgi/protocol';
+import type { PackReply } from '@kindgi/bindings';
+import {
+  type ErrorMessage,
+  err,
+  ok,
+  type PackErrorCode,
+  type PackResponse,
+  type PackTransportError,
+  type Result,
+  type WireCause,
+} from '@kindgi/protocol';
 import { ApiError } from './api-error.js';
 import type { RestErrorCode } from './codes.js';
 
@@ -46,6 +56,28 @@ export function apiErrorFromTransport(error: PackTransportError): ApiError {
   if (error.code === 'pack-call-aborted') return new ApiError('call-cancelled', error.message, details);
   if (error.code === 'pack-reply-too-large') return new ApiError('output-too-large', error.message, details);
   return new ApiError(error.code, error.message, details);
+}
+
+/** What a call answers when it works: a tool call's `result`, a check's `check-result`. */
+type Answer<K extends 'result' | 'check-result'> = Extract<PackResponse, { kind: K }>;
+
+/**
+ * A pack's reply to a call as the REST surface reads it: the answer expected (`result` for a tool call,
+ * `check-result` for a check), else the REST error for the transport failure, the pack's error, or the
+ * wrong kind of message. The one mapping every REST caller of a pack uses (routes and runs alike).
+ */
+export function restAnswer<K extends 'result' | 'check-result'>(
+  reply: PackReply,
+  expected: K,
+): Result<Answer<K>, ApiError> {
+  if (reply.kind === 'err') return err(apiErrorFromTransport(reply.error));
+  const message = reply.value;
+  if (message.kind === 'error') return err(apiErrorFromPack(message));
+  if (message.kind !== expected) {
+    const call = expected === 'result' ? 'a tool call' : 'a check';
+    return err(new ApiError('pack-protocol-error', `The pack answered ${call} with '${message.kind}'.`));
+  }
+  return ok(message as Answer<K>);
 }
 
 /** A thrown value without its stack: stacks stay in the pack's logs, not in API answers. */

@@ -1,10 +1,10 @@
 import type { TokenResolver } from '@kindgi/bindings';
+import { parseBearer } from '@kindgi/protocol';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
 import { ApiError } from '../errors/api-error.js';
 import { pathInApp } from './mount-prefix.js';
 
-const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
 
 /**
@@ -17,17 +17,16 @@ export function authMiddleware(
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (publicPaths.has(pathInApp(c))) return next();
-    const header = c.req.header('authorization');
-    if (header === undefined || header.trim() === '') {
+    const bearer = parseBearer(c.req.header('authorization'));
+    if (bearer.kind === 'missing') {
       throw new ApiError('auth-missing', 'Send Authorization: Bearer <token>.', undefined, CHALLENGE);
     }
-    const match = BEARER.exec(header);
-    if (!match?.[1]) {
+    if (bearer.kind === 'malformed') {
       throw new ApiError('auth-missing', 'The Authorization header must use the Bearer scheme.', undefined, CHALLENGE);
     }
     let principal: Awaited<ReturnType<TokenResolver>>;
     try {
-      principal = await resolveToken(match[1]);
+      principal = await resolveToken(bearer.token);
     } catch {
       throw new ApiError('authz-backend-unavailable', 'The token could not be checked; retry later.');
     }

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { constantTimeEqual } from '@kindgi/protocol';
 import { ApiError } from '../errors/api-error.js';
 
 /**
@@ -26,7 +27,7 @@ export function createCursorSealer(secret?: string | Uint8Array): CursorSealer {
       const payload = token.slice(0, dot);
       const signature = Buffer.from(token.slice(dot + 1), 'base64url');
       const expected = mac(scope, payload);
-      if (dot <= 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
+      if (dot <= 0 || !constantTimeEqual(expected, signature)) {
         throw new ApiError('bad-input', 'The cursor is not one this listing issued.', { param: 'cursor' });
       }
       return Buffer.from(payload, 'base64url').toString('utf8');

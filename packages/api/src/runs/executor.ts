@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ClaimedRun,
-  GuardrailDescriptor,
-  RunCheckBinding,
-  RunHandlerBinding,
-  RunRecord,
-  RunStore,
-} from '@kindgi/bindings';
+import type { ClaimedRun, GuardrailDescriptor, PackCaller, RunRecord, RunStore } from '@kindgi/bindings';
 import { ApiError } from '../errors/api-error.js';
 import type { ApiLogger } from '../logger.js';
 import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './execution-options.js';
@@ -33,8 +26,9 @@ const MAX_RETRY_MS = 30_000;
 
 /**
  * Executes runs from the run store's queue: claims one (a lease), heartbeats it, calls the pack, evaluates
- * guardrails, and records the outcome only while the lease holds. A pack's 503 puts the run back in its
- * queue for the `Retry-After` it gave. Any number of executors may share one store.
+ * guardrails, and records the outcome only while the lease holds. A call the pack is known not to have
+ * run (refused: `pack-unavailable`) puts the run back in its queue for the `Retry-After` it gave; any other
+ * failure may have run the tool and ends the run. Any number of executors may share one store.
  */
 export class RunExecutor {
   readonly #owner = `executor-${randomUUID()}`;
@@ -50,8 +44,10 @@ export class RunExecutor {
   constructor(
     private readonly deps: {
       runStore: RunStore;
-      runHandler: RunHandlerBinding;
-      runCheck: RunCheckBinding | undefined;
+      /** The app's pack-call pipeline. */
+      callPack: PackCaller;
+      /** Whether checks can run (the app has a check binding): without, a run's guardrails are skipped. */
+      checks: boolean;
       logger: ApiLogger;
       now: () => Date;
       options?: Partial<RunExecutionOptions>;

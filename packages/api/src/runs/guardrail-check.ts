@@ -1,5 +1,5 @@
 import type { GuardrailDescriptor, RunCheckBinding } from '@kindgi/bindings';
-import { type CheckResult, err, ok, type Result, type RunTrace } from '@kindgi/protocol';
+import { type CheckResult, err, ok, parsePackResponse, type Result, type RunTrace } from '@kindgi/protocol';
 import { ApiError } from '../errors/api-error.js';
 import { apiErrorFromPack, apiErrorFromTransport } from '../errors/pack-errors.js';
 
@@ -25,6 +25,12 @@ export async function runGuardrailCheck(
   if (message.kind === 'error') return err(apiErrorFromPack(message));
   if (message.kind !== 'check-result') {
     return err(new ApiError('pack-protocol-error', `The pack answered a check with '${message.kind}'.`));
+  }
+  // The pack client parses every reply, but a binding that runs checks in process hands a check's value on
+  // as it came: a verdict without a boolean `passed` is refused here as the protocol's parser refuses it.
+  const checked = parsePackResponse(message);
+  if (checked.kind === 'err') {
+    return err(new ApiError('pack-protocol-error', `The check's reply is malformed: ${checked.error.message}`));
   }
   return ok(message.result);
 }

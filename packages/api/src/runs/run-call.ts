@@ -1,16 +1,17 @@
-import type {
-  GuardrailDescriptor,
-  RunCheckBinding,
-  RunError,
-  RunHandlerBinding,
-  RunOutcome,
-  RunRecord,
-  RunStore,
-  RunViolation,
+import {
+  didNotRun,
+  type GuardrailDescriptor,
+  type PackCaller,
+  type RunError,
+  type RunOutcome,
+  type RunRecord,
+  type RunStore,
+  type RunViolation,
+  toRunCheck,
 } from '@kindgi/bindings';
 import type { PackTransportError } from '@kindgi/protocol';
 import type { ApiError } from '../errors/api-error.js';
-import { apiErrorFromPack, apiErrorFromTransport } from '../errors/pack-errors.js';
+import { restAnswer } from '../errors/pack-errors.js';
 import { runGuardrailCheck } from './guardrail-check.js';
 import { must } from './store-result.js';
 
@@ -21,7 +22,15 @@ export interface RunCallInput {
   guardrails: GuardrailDescriptor[];
 }
 
-/** One attempt's result: a terminal outcome, or "the pack did not run it" (a 503) with its Retry-After. */
+/** What an attempt needs: the store (violations are journaled), the pipeline, and whether checks can run. */
+export interface RunCallDeps {
+  runStore: RunStore;
+  callPack: PackCaller;
+  /** False when the app has no check binding: a run's guardrails are then not evaluated. */
+  checks: boolean;
+}
+
+/** One attempt's result: a terminal outcome, or "the pack did not run it" (a refusal) with its Retry-After. */
 export type AttemptResult =
   | { kind: 'outcome'; outcome: RunOutcome }
   | { kind: 'unavailable'; error: PackTransportError };
@@ -35,7 +44,7 @@ export function runError(error: ApiError): RunError {
 
 /** Calls the pack for a claimed run, then evaluates its guardrails on the output. */
 export async function attemptRun(
-  deps: { runStore: RunStore; runHandler: RunHandlerBinding; runCheck: RunCheckBinding | undefined },
+  deps: RunCallDeps,
   run: RunRecord,
   input: RunCallInput,
   signal: AbortSignal,
@@ -43,24 +52,21 @@ export async function attemptRun(
   // No pack hint: the run may execute long after it was accepted, on another server or after the packs were
   // redeployed, so the router resolves (toolId, version) against the packs serving now. `RunJob.packId` is
   // only the queue the run waited in.
-  const reply = await deps.runHandler({
+  const reply = await deps.callPack({
+    kind: 'invoke',
     tool: run.version === undefined ? { id: run.toolId } : { id: run.toolId, version: run.version },
     input: run.input,
     ctx: { tenantId: run.tenantId, runId: run.runId, requestId: input.requestId },
     signal,
     ...(input.deadlineMs === undefined ? {} : { deadlineMs: input.deadlineMs }),
   });
-  if (reply.kind === 'err') {
-    if (reply.error.code === 'pack-unavailable') return { kind: 'unavailable', error: reply.error };
-    return failed(runError(apiErrorFromTransport(reply.error)));
-  }
-  const message = reply.value;
-  // Every pack error, a deadline included, is stored in the REST shape: never the protocol message.
-  if (message.kind === 'error') return failed(runError(apiErrorFromPack(message)));
-  if (message.kind !== 'result') {
-    return failed({ code: 'pack-protocol-error', message: `The pack answered a tool call with '${message.kind}'.` });
-  }
-  return { kind: 'outcome', outcome: await guard(deps, run, input, message.output, signal) };
+  // Only a call known not to have run goes back to the queue; one that was delivered and then failed, went
+  // silent or passed its deadline may have run, so it ends here (failed) and is never sent again.
+  if (reply.kind === 'err' && didNotRun(reply.error)) return { kind: 'unavailable', error: reply.error };
+  // Every failure, a deadline included, is stored in the REST shape: never the protocol message.
+  const answer = restAnswer(reply, 'result');
+  if (answer.kind === 'err') return failed(runError(answer.error));
+  return { kind: 'outcome', outcome: await guard(deps, run, input, answer.value.output, signal) };
 }
 
 function failed(error: RunError): AttemptResult {
@@ -69,15 +75,15 @@ function failed(error: RunError): AttemptResult {
 
 /** Evaluates the run's guardrails on its output: a failed `halt` fails the run and drops the output. */
 async function guard(
-  deps: { runStore: RunStore; runCheck: RunCheckBinding | undefined },
+  deps: RunCallDeps,
   run: RunRecord,
   input: RunCallInput,
   output: unknown,
   signal: AbortSignal,
 ): Promise<RunOutcome> {
   const violations: RunViolation[] = [];
-  const runCheck = deps.runCheck;
-  if (runCheck === undefined || input.guardrails.length === 0) return { status: 'completed', output, violations };
+  if (!deps.checks || input.guardrails.length === 0) return { status: 'completed', output, violations };
+  const runCheck = toRunCheck(deps.callPack);
   const call = run.version === undefined ? { toolId: run.toolId } : { toolId: run.toolId, version: run.version };
   const trace = {
     runId: run.runId,

@@ -2,12 +2,16 @@ import type { RunStoreError } from '@kindgi/bindings';
 import type { Result } from '@kindgi/protocol';
 import { ApiError } from '../errors/api-error.js';
 
-/** Unwraps a run-store result; a store failure is 503 (retryable), a missing run 404. */
+/** Unwraps a run-store result; a store failure is 503 (retryable), a missing run 404, a bad cursor 400. */
 export function must<T>(result: Result<T, RunStoreError>): T {
   if (result.kind === 'ok') return result.value;
   const { error } = result;
   if (error.code === 'run-not-found') throw new ApiError('run-not-found', error.message);
   if (error.code === 'run-already-terminal') throw new ApiError('run-already-terminal', error.message);
+  // The seal held, so the store's own format changed under it (e.g. a restart with another store).
+  if (error.code === 'invalid-cursor') {
+    throw new ApiError('bad-input', 'The cursor is not one this listing issued.', { param: 'cursor' });
+  }
   if (error.code === 'run-queue-full') {
     throw new ApiError('run-queue-full', 'The pack has too many runs waiting; retry later.', undefined, {
       'retry-after': '5',

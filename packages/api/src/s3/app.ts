@@ -7,6 +7,7 @@ import { type ApiLogger, consoleLogger } from '../logger.js';
 import { mountPrefix } from '../middleware/mount-prefix.js';
 import { dispatch } from './dispatch.js';
 import { type S3Failure, s3Error } from './errors.js';
+import { listBuckets } from './ops/list-buckets.js';
 import type { S3Outcome } from './ops/outcome.js';
 import { decodeKey, errorResponse, headerText, type S3Request } from './request.js';
 import { verifySigV4 } from './sigv4/verify.js';
@@ -44,6 +45,22 @@ function requestTarget(c: Context): string {
   return target;
 }
 
+/** Bucket and key, still percent-encoded, from the path after the surface's base. */
+function splitAddress(rest: string): { rawBucket: string; rawKey: string } {
+  const slash = rest.indexOf('/', 1);
+  return {
+    rawBucket: slash < 0 ? rest.slice(1) : rest.slice(1, slash),
+    rawKey: slash < 0 ? '' : rest.slice(slash + 1),
+  };
+}
+
+/** Decoded query parameters, first value wins. */
+function queryOf(rawQuery: string): Map<string, string> {
+  const query = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(rawQuery)) if (!query.has(name)) query.set(name, value);
+  return query;
+}
+
 async function* emptyBody(): AsyncGenerator<Uint8Array> {}
 
 /**
@@ -77,14 +94,17 @@ function toResponse(outcome: S3Outcome, requestId: string, method: string, resou
 }
 
 /**
- * The S3 wire surface as a Hono app: path-style `<basePath>/<bucket>/<key>`, SigV4 (header or presigned) on
- * every request, one bucket per credential, S3 XML errors whose RequestId is the `x-amz-request-id` header.
+ * The S3 wire surface as a Hono app: path-style `<basePath>/<bucket>/<key>` (ListBuckets at `<basePath>/`), SigV4
+ * (header or presigned) on every request, one bucket per credential, S3 XML errors whose RequestId is the
+ * `x-amz-request-id` header.
  */
 export function createS3App(input: CreateS3AppInput): Hono {
   const basePath = (input.basePath ?? '/s3').replace(/\/+$/, '');
   const clock = input.clock ?? (() => new Date());
   const logger = input.logger ?? consoleLogger;
   const regions = input.regions !== undefined && input.regions.length > 0 ? [...input.regions] : ['us-east-1'];
+  // Credentials carry no bucket creation time; ListBuckets names the moment this surface was built instead.
+  const bucketsCreatedAt = clock().toISOString();
   const app = new Hono();
 
   const handle = async (c: Context): Promise<Response> => {
@@ -111,16 +131,14 @@ export function createS3App(input: CreateS3AppInput): Hono {
         { regions },
       );
       if (verified.kind === 'err') return fail(verified.error);
-      const rest = rawPath.slice(ownBase.length);
-      const slash = rest.indexOf('/', 1);
-      const rawBucket = slash < 0 ? rest.slice(1) : rest.slice(1, slash);
-      const rawKey = slash < 0 ? '' : rest.slice(slash + 1);
+      const { rawBucket, rawKey } = splitAddress(rawPath.slice(ownBase.length));
+      const query = queryOf(rawQuery);
       if (rawBucket === '') {
-        return fail(
-          method === 'GET'
-            ? s3Error('NotImplemented', 'ListBuckets is not implemented.')
-            : s3Error('InvalidRequest', 'The request names no bucket.'),
-        );
+        if (method !== 'GET') return fail(s3Error('InvalidRequest', 'The request names no bucket.'));
+        const { credential, claim } = verified.value;
+        // One credential sees one bucket; it answers in the region the request was signed for (GetBucketLocation).
+        const buckets = [{ name: credential.bucket, region: claim.region, createdAt: bucketsCreatedAt }];
+        return toResponse(listBuckets({ buckets, tenantId: credential.tenantId, query }), requestId, method, rawPath);
       }
       const bucket = decodeKey(rawBucket);
       const key = decodeKey(rawKey);
@@ -130,8 +148,6 @@ export function createS3App(input: CreateS3AppInput): Hono {
         return fail(s3Error('AccessDenied', 'This access key is not granted this bucket.'));
       }
       if (Buffer.byteLength(key) > MAX_KEY_BYTES) return fail(s3Error('KeyTooLongError'));
-      const query = new Map<string, string>();
-      for (const [name, value] of new URLSearchParams(rawQuery)) if (!query.has(name)) query.set(name, value);
       const request: S3Request = {
         method,
         requestId,

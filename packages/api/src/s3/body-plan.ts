@@ -15,8 +15,8 @@ export const MAX_PUT_BYTES = 5 * 1024 ** 3;
 
 /** How a request body is to be read and what it must prove, decided from its headers before a byte is read. */
 export interface BodyPlan {
-  /** aws-chunked framing to strip; absent for a plain body. */
-  chunked?: { signing?: ChunkSigning; signedTrailer: boolean };
+  /** aws-chunked framing to strip (`trailing`: a `-TRAILER` payload mode); absent for a plain body. */
+  chunked?: { signing?: ChunkSigning; signedTrailer: boolean; trailing: boolean };
   /** Decoded byte count, when the request declares it. */
   size?: number;
   /** sha256 hex the bytes must have (`x-amz-content-sha256`). */
@@ -63,6 +63,15 @@ function readContentMd5(header: (name: string) => string | undefined): Result<st
   return ok(bytes.toString('hex'));
 }
 
+/** What the request's `x-amz-checksum-*` headers describe. */
+export interface PlanOptions {
+  /**
+   * `'object'` where they carry the checksum of the object being made rather than of this body
+   * (CompleteMultipartUpload): they are then left to the operation. Default `'body'`.
+   */
+  checksumHeaders?: 'body' | 'object';
+}
+
 /**
  * Decides how to read a PUT/UploadPart body from its payload-hash mode (hex sha256, `UNSIGNED-PAYLOAD` or one
  * of the aws-chunked `STREAMING-*` modes), its lengths, `Content-MD5` and `x-amz-checksum-*` / `x-amz-trailer`.
@@ -70,11 +79,13 @@ function readContentMd5(header: (name: string) => string | undefined): Result<st
 export function planBody(
   header: (name: string) => string | undefined,
   auth: VerifiedSigV4,
+  options: PlanOptions = {},
 ): Result<BodyPlan, S3Failure> {
   const mode = auth.claim.payloadHash;
   const md5 = readContentMd5(header);
   if (md5.kind === 'err') return md5;
-  const checksums = readChecksumHeaders(header);
+  const bodyChecksums = options.checksumHeaders !== 'object';
+  const checksums = bodyChecksums ? readChecksumHeaders(header) : ok({});
   if (checksums.kind === 'err') return checksums;
   const plan: BodyPlan = { headerChecksums: checksums.value };
   if (md5.value !== undefined) plan.expectedMd5 = md5.value;
@@ -101,7 +112,11 @@ export function planBody(
           seedSignature: auth.claim.signature,
         }
       : undefined;
-    plan.chunked = { signedTrailer: mode === SIGNED_STREAMING_TRAILER, ...(signing ? { signing } : {}) };
+    plan.chunked = {
+      signedTrailer: mode === SIGNED_STREAMING_TRAILER,
+      trailing: mode !== SIGNED_STREAMING,
+      ...(signing ? { signing } : {}),
+    };
     const trailer = header('x-amz-trailer');
     if (trailer !== undefined) {
       if (mode === SIGNED_STREAMING)
@@ -133,9 +148,9 @@ export function planBody(
   }
   if (plan.size !== undefined && plan.size > MAX_PUT_BYTES) return err(s3Error('EntityTooLarge'));
   const sdkAlgorithm = header('x-amz-sdk-checksum-algorithm');
-  if (sdkAlgorithm !== undefined && !streaming && Object.keys(plan.headerChecksums).length === 0) {
+  if (bodyChecksums && sdkAlgorithm !== undefined && !streaming && Object.keys(plan.headerChecksums).length === 0) {
     const named = checksumAlgorithmFromName(sdkAlgorithm.trim());
-    // An algorithm we do not verify (CRC64NVME) is tolerated; one we do must come with its checksum.
+    // An algorithm we do not verify (say XXHASH64) is tolerated; one we do must come with its checksum.
     if (named !== undefined) {
       return err(
         s3Error('InvalidRequest', `x-amz-sdk-checksum-algorithm ${sdkAlgorithm} needs its x-amz-checksum- value.`),

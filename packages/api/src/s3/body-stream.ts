@@ -43,8 +43,9 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
       running.set(algorithm, createChecksummer(algorithm));
     }
   }
-  // A trailer may name its algorithm only at the end; hash every algorithm we could be asked for then.
-  if (plan.chunked && plan.trailerAlgorithm === undefined && Object.keys(plan.headerChecksums).length === 0) {
+  // A trailer not declared in x-amz-trailer names its algorithm only at the end; a -TRAILER mode without the
+  // declaration hashes every algorithm it could name (the other aws-chunked mode carries no trailers).
+  if (plan.chunked?.trailing && plan.trailerAlgorithm === undefined && Object.keys(plan.headerChecksums).length === 0) {
     for (const algorithm of CHECKSUM_ALGORITHMS) running.set(algorithm, createChecksummer(algorithm));
   }
   const decoder = plan.chunked
@@ -84,12 +85,12 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
       throw new S3BodyError(s3Error('IncompleteBody', `Received ${count} of the declared ${plan.size} bytes.`));
     }
     for (const [algorithm, value] of Object.entries(plan.headerChecksums) as Array<[ChecksumAlgorithm, string]>) {
-      if (running.get(algorithm)?.digestBase64() !== value) throw mismatch(algorithm);
+      if ((await running.get(algorithm)?.digestBase64()) !== value) throw mismatch(algorithm);
     }
-    if (trailers) verifyTrailers(trailers);
+    if (trailers) await verifyTrailers(trailers);
   }
 
-  function verifyTrailers(trailers: Map<string, string>): void {
+  async function verifyTrailers(trailers: Map<string, string>): Promise<void> {
     const named = [...trailers.keys()].filter((name) => name.startsWith('x-amz-checksum-'));
     if (plan.trailerAlgorithm !== undefined && !trailers.has(`x-amz-checksum-${plan.trailerAlgorithm}`)) {
       throw new S3BodyError(
@@ -105,7 +106,7 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
       }
       const checksum = running.get(algorithm);
       if (checksum === undefined) continue;
-      if (checksum.digestBase64() !== value) throw mismatch(algorithm);
+      if ((await checksum.digestBase64()) !== value) throw mismatch(algorithm);
       checksums[algorithm] = value;
     }
   }

@@ -1,4 +1,5 @@
 import type { BlobMeta, ByteRange } from '@kindgi/bindings';
+import { readRangeHeader } from '../http/range-header.js';
 
 /** What the conditional headers decide for a GET/HEAD. */
 export type ConditionOutcome = 'proceed' | 'not-modified' | 'precondition-failed';
@@ -48,25 +49,12 @@ export function evaluateConditions(header: (name: string) => string | undefined,
 export type RangeOutcome = { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 /**
- * One `bytes=` range: `a-b` (end clamped to the object), `a-`, `-n`. Start past the end, `-0`, or any range
- * on an empty object is unsatisfiable; several ranges or nonsense too (416). As AWS S3 (and RFC 9110) do, a
- * range whose end is before its start, and a range in a unit other than `bytes`, is ignored: the whole object.
+ * One `bytes=` range (the shared `readRangeHeader`): `a-b` (end clamped to the object), `a-`, `-n`. Start
+ * past the end, `-0`, or any range on an empty object is unsatisfiable; several ranges or nonsense too
+ * (416). As AWS S3 (and RFC 9110) do, a range whose end is before its start, and a range in a unit other
+ * than `bytes`, is ignored: the whole object.
  */
 export function evaluateRange(value: string | undefined, size: number): RangeOutcome {
-  if (value === undefined) return { kind: 'full' };
-  if (!/^\s*bytes\s*=/i.test(value)) return { kind: 'full' };
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(value);
-  if (!match) return { kind: 'unsatisfiable' };
-  const [, startText = '', endText = ''] = match;
-  if (startText === '' && endText === '') return { kind: 'unsatisfiable' };
-  if (startText === '') {
-    const suffix = Number(endText);
-    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
-    return { kind: 'partial', range: { start: Math.max(0, size - suffix), end: size - 1 } };
-  }
-  const start = Number(startText);
-  if (endText !== '' && Number(endText) < start) return { kind: 'full' };
-  if (start >= size) return { kind: 'unsatisfiable' };
-  const end = endText === '' ? size - 1 : Math.min(Number(endText), size - 1);
-  return { kind: 'partial', range: { start, end } };
+  const read = readRangeHeader(value, size);
+  return read.kind === 'whole' || read.kind === 'reversed' ? { kind: 'full' } : read;
 }

@@ -1,15 +1,19 @@
 import { s3Error } from './errors.js';
-import { bucketLocation, listObjects } from './ops/bucket.js';
+import { bucketLocation, bucketVersioning, listObjects } from './ops/bucket.js';
+import { copyObjectOrPart } from './ops/copy-object.js';
 import { deleteObjects } from './ops/delete-objects.js';
 import { listUploads } from './ops/list-uploads.js';
 import { abortUpload, completeUpload, initiateUpload, listParts } from './ops/multipart.js';
 import { readObject } from './ops/object-read.js';
+import { getObjectTagging } from './ops/object-tagging.js';
 import { putObject, uploadPart } from './ops/object-write.js';
 import type { S3Outcome } from './ops/outcome.js';
 import type { S3Request } from './request.js';
 import { s3FailureOf } from './storage-errors.js';
 
 // Subresources of real S3 that this surface does not implement: answered 501, never mistaken for an object op.
+// `versioning` and `tagging` are here for their writes; GetBucketVersioning and GetObjectTagging are answered
+// before this list is consulted.
 const UNSUPPORTED = [
   'acl',
   'tagging',
@@ -78,6 +82,8 @@ async function deleteObject(req: S3Request): Promise<S3Outcome> {
 /** Routes an authenticated request to its S3 operation by method, key presence and query. */
 export async function dispatch(req: S3Request, rawHeaders: Headers): Promise<S3Outcome> {
   const q = req.query;
+  if (req.key === '' && req.method === 'GET' && q.has('versioning')) return bucketVersioning();
+  if (req.key !== '' && req.method === 'GET' && q.has('tagging')) return getObjectTagging(req);
   const subresource = UNSUPPORTED.find((name) => q.has(name));
   if (subresource !== undefined) return notImplemented(`The ?${subresource} subresource`);
   const versionId = q.get('versionId');
@@ -93,7 +99,7 @@ export async function dispatch(req: S3Request, rawHeaders: Headers): Promise<S3O
       if (uploadId !== undefined && req.method === 'GET') return listParts(req, uploadId);
       return readObject(req);
     case 'PUT':
-      if (rawHeaders.has('x-amz-copy-source')) return notImplemented('CopyObject / UploadPartCopy');
+      if (rawHeaders.has('x-amz-copy-source')) return copyObjectOrPart(req, rawHeaders);
       if (uploadId !== undefined || q.has('partNumber')) {
         return uploadId === undefined
           ? s3Error('InvalidArgument', 'partNumber needs uploadId.')

@@ -55,6 +55,8 @@ export interface S3Failure {
   code: S3ErrorCode;
   message: string;
   status: number;
+  /** The region a client should sign for, on a scope naming another one (the error's `Region` element). */
+  region?: string;
 }
 
 /** Builds an S3 failure with the table's status and message unless overridden. */

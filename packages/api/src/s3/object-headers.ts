@@ -1,6 +1,6 @@
 import type { BlobContentHeaders, BlobMeta } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
-import { CHECKSUM_ALGORITHMS } from './checksums.js';
+import { CHECKSUM_ALGORITHMS, storedChecksumType } from './checksums.js';
 import { headerBytes, headerText } from './request.js';
 import { quoteEtag } from './xml.js';
 
@@ -112,7 +112,7 @@ export const BLOB_ID_HEADER = 'x-kindgi-blob-id';
 /**
  * The headers GET and HEAD answer with: content headers, ETag, Last-Modified, exactly the user metadata the
  * client stored, tag count, the blob id (`x-kindgi-blob-id`) and, when `checksums` is set (a full-object
- * answer asked for with `x-amz-checksum-mode: ENABLED`), the stored checksums.
+ * answer asked for with `x-amz-checksum-mode: ENABLED`), the stored checksums and their `x-amz-checksum-type`.
  */
 export function objectHeaders(meta: BlobMeta, query: ReadonlyMap<string, string>, checksums: boolean): Headers {
   const headers = new Headers({
@@ -135,6 +135,8 @@ export function objectHeaders(meta: BlobMeta, query: ReadonlyMap<string, string>
       const value = meta.checksums[algorithm];
       if (value !== undefined) headers.set(`x-amz-checksum-${algorithm}`, value);
     }
+    const type = storedChecksumType(meta.checksums);
+    if (type !== undefined) headers.set('x-amz-checksum-type', type);
   }
   for (const [param, name] of OVERRIDES) {
     const value = query.get(param);

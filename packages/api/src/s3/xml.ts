@@ -60,7 +60,10 @@ export function xmlDocument(root: string, children: XmlNode[]): string {
   return `${PROLOG}<${root} xmlns="${S3_NAMESPACE}">${renderNodes(children)}</${root}>`;
 }
 
-/** An S3 error document: `<Error><Code/><Message/><Resource/><RequestId/></Error>`. */
+/**
+ * An S3 error document: `<Error><Code/><Message/><Region/>?<Resource/><RequestId/></Error>`. `Region` is there
+ * when the error names the region to sign for: s3cmd reads it and signs again for that region.
+ */
 export function errorDocument(failure: S3Failure, requestId: string, resource?: string): string {
   return `${PROLOG}${renderNodes([
     [
@@ -68,6 +71,7 @@ export function errorDocument(failure: S3Failure, requestId: string, resource?: 
       [
         ['Code', failure.code],
         ['Message', failure.message],
+        ['Region', failure.region],
         ['Resource', resource],
         ['RequestId', requestId],
       ],
@@ -130,6 +134,7 @@ export interface CompletionPart extends CompletedPart {
 export const PART_CHECKSUM_ELEMENTS: ReadonlyArray<[string, keyof BlobChecksums]> = [
   ['ChecksumCRC32', 'crc32'],
   ['ChecksumCRC32C', 'crc32c'],
+  ['ChecksumCRC64NVME', 'crc64nvme'],
   ['ChecksumSHA1', 'sha1'],
   ['ChecksumSHA256', 'sha256'],
 ];

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TelemetryBinding } from '@kindgi/bindings';
+import { parseBearer, secretMatcher } from '@kindgi/protocol';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../env.js';
 import { ApiError } from '../errors/api-error.js';
@@ -19,7 +19,6 @@ export function metricsPath(options: MetricsRouteOptions): string {
 }
 
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** Mounts `GET <path>`: the binding's scrape, behind the bearer token when one is configured. */
 export function mountMetricsRoute(
@@ -27,13 +26,12 @@ export function mountMetricsRoute(
   scrape: NonNullable<TelemetryBinding['scrape']>,
   options: MetricsRouteOptions,
 ): void {
-  const expected = options.token === undefined ? undefined : digest(options.token);
+  const matches = options.token === undefined ? undefined : secretMatcher(options.token);
   app.get(metricsPath(options), async (c) => {
-    if (expected) {
-      const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(c.req.header('authorization') ?? '');
-      // Digests compare in constant time whatever the sent token's length.
-      if (!match?.[1] || !timingSafeEqual(digest(match[1]), expected)) {
-        const code = match ? 'auth-invalid' : 'auth-missing';
+    if (matches) {
+      const bearer = parseBearer(c.req.header('authorization'));
+      if (bearer.kind !== 'token' || !matches(bearer.token)) {
+        const code = bearer.kind === 'token' ? 'auth-invalid' : 'auth-missing';
         return errorResponse(
           c,
           new ApiError(code, 'Scraping these metrics needs the metrics bearer token.', undefined, CHALLENGE),

@@ -29,4 +29,11 @@ export {
   matchesFilter,
   metaInputFromInit,
 } from './meta.js';
-export { afterUploadMarkers, clampMaxUploads, compareUploads, pageUploads, sameCompletion } from './uploads.js';
+export {
+  afterUploadMarkers,
+  clampMaxUploads,
+  compareUploads,
+  pageUploads,
+  sameCompletion,
+  uploadChecksumAttributes,
+} from './uploads.js';

@@ -43,14 +43,12 @@ function decodeToken(token: string): ScanBound | undefined {
 }
 
 /**
- * ListObjectsV2 over any ordered key index: prefix, delimiter grouping into common prefixes, `startAfter`,
- * opaque continuation tokens and `maxKeys` (0..1000, larger values clamp to 1000). A common prefix is skipped
- * with one seek, so a directory-like prefix holding millions of keys costs one step.
+ * ListObjectsV2 as steps: yields each bound to look up and receives the first entry at it (`undefined` at the
+ * end), then returns the page. Bounds only ever increase, so a caller may forget what lies behind one.
  */
-export function listByPrefixOver<T extends { key: string }>(
-  first: FirstKeyAt<T>,
+function* listingSteps<T extends { key: string }>(
   input: ListByPrefixInput,
-): Result<PrefixPage<T>, BlobError> {
+): Generator<ScanBound | undefined, Result<PrefixPage<T>, BlobError>, T | undefined> {
   const maxKeys = input.maxKeys ?? 1000;
   if (!Number.isInteger(maxKeys) || maxKeys < 0) {
     return err({ code: 'invalid-key', message: `maxKeys must be an integer from 0 to 1000, got ${maxKeys}` });
@@ -70,7 +68,7 @@ export function listByPrefixOver<T extends { key: string }>(
   if (limit === 0) return ok(page);
   let count = 0;
   for (;;) {
-    const entry = first(bound);
+    const entry = yield bound;
     if (entry === undefined || !entry.key.startsWith(prefix)) break;
     if (count === limit) {
       page.isTruncated = true;
@@ -91,6 +89,32 @@ export function listByPrefixOver<T extends { key: string }>(
     }
   }
   return ok(page);
+}
+
+/**
+ * ListObjectsV2 over any ordered key index: prefix, delimiter grouping into common prefixes, `startAfter`,
+ * opaque continuation tokens and `maxKeys` (0..1000, larger values clamp to 1000). A common prefix is skipped
+ * with one seek, so a directory-like prefix holding millions of keys costs one step.
+ */
+export function listByPrefixOver<T extends { key: string }>(
+  first: FirstKeyAt<T>,
+  input: ListByPrefixInput,
+): Result<PrefixPage<T>, BlobError> {
+  const steps = listingSteps<T>(input);
+  let step = steps.next();
+  while (!step.done) step = steps.next(first(step.value));
+  return step.value;
+}
+
+/** `listByPrefixOver` over an index answered asynchronously (a database). */
+export async function listByPrefixOverAsync<T extends { key: string }>(
+  first: (bound: ScanBound | undefined) => Promise<T | undefined>,
+  input: ListByPrefixInput,
+): Promise<Result<PrefixPage<T>, BlobError>> {
+  const steps = listingSteps<T>(input);
+  let step = steps.next();
+  while (!step.done) step = steps.next(await first(step.value));
+  return step.value;
 }
 
 /** Code-unit comparison, the order `listByPrefix` promises (JavaScript's `<` on strings). */

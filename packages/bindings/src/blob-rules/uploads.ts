@@ -2,6 +2,7 @@ import type {
   CompletedPart,
   ListMultipartUploadsInput,
   ListMultipartUploadsResult,
+  MultipartInitInput,
   MultipartUploadSummary,
 } from '../blob-storage.js';
 import { normalizeEtag } from './keys.js';
@@ -11,6 +12,16 @@ import { compareKeys } from './list-by-prefix.js';
 export function clampMaxUploads(maxUploads: number | undefined): number {
   if (maxUploads === undefined || !Number.isFinite(maxUploads)) return 1000;
   return Math.max(0, Math.min(1000, Math.floor(maxUploads)));
+}
+
+/** The checksum algorithm and type an upload was created with, as `listParts` and listings answer them. */
+export function uploadChecksumAttributes(
+  init: MultipartInitInput,
+): Pick<MultipartInitInput, 'checksumAlgorithm' | 'checksumType'> {
+  const attributes: Pick<MultipartInitInput, 'checksumAlgorithm' | 'checksumType'> = {};
+  if (init.checksumAlgorithm !== undefined) attributes.checksumAlgorithm = init.checksumAlgorithm;
+  if (init.checksumType !== undefined) attributes.checksumType = init.checksumType;
+  return attributes;
 }
 
 /** The order `listMultipartUploads` answers in: key (code units), then uploadId. */

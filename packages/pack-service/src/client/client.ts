@@ -5,16 +5,24 @@ import {
   ok,
   PACK_PROTOCOL_VERSION,
   type PackCallOptions,
+  type PackErrorExtra,
   type PackInfo,
   type PackResponse,
   type PackTransportError,
-  parsePackResponse,
+  packError,
   type Result,
   type RunTrace,
   type ToolRef,
 } from '@kindgi/protocol';
 import { Agent, type Dispatcher } from 'undici';
-import { REPLY_TOO_LARGE, type RelayCall, type RelayResponse, relay } from '../transport/relay.js';
+import {
+  NOT_DELIVERED_RETRY_AFTER_MS,
+  REPLY_TOO_LARGE,
+  type RelayCall,
+  type RelayResponse,
+  relay,
+} from '../transport/relay.js';
+import { replyMessage } from './reply-message.js';
 import { outboundTraceparent } from './traceparent.js';
 
 /** Options shared by `invoke` and `check`: protocol's, also the bindings' call options. */
@@ -101,11 +109,10 @@ function statusError(reply: RelayResponse): PackTransportError {
   return { code: 'pack-bad-reply', message: `Pack service answered HTTP ${status}: ${reason}`, status };
 }
 
-async function send(
-  options: PackServiceClientOptions,
-  dispatcher: Dispatcher,
-  call: RelayCall,
-): Promise<Result<RelayResponse, PackTransportError>> {
+/** A reply, a transport error, or (`silent`) the `deadline-exceeded` a service silent past its deadline earns. */
+type Sent = Result<RelayResponse, PackTransportError | { silent: string }>;
+
+async function send(options: PackServiceClientOptions, dispatcher: Dispatcher, call: RelayCall): Promise<Sent> {
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const reply = await relay({ url: options.url, token: options.token, dispatcher }, { ...call, maxReplyBytes });
   if (reply.kind === 'ok') {
@@ -113,9 +120,22 @@ async function send(
   }
   const { code, message } = reply.error;
   if (code === 'aborted') return err({ code: 'pack-call-aborted', message });
-  if (code === 'not-delivered') return err({ code: 'pack-unavailable', message });
+  if (code === 'not-delivered') {
+    return err({ code: 'pack-unavailable', message, retryAfterMs: NOT_DELIVERED_RETRY_AFTER_MS });
+  }
   if (code === 'reply-too-large') return err({ code: 'pack-reply-too-large', message });
+  if (code === 'silent') return err({ silent: `${message} (its deadline and grace); the call may have run` });
   return err({ code: 'pack-connection-failed', message });
+}
+
+/**
+ * A sent call's outcome as the client answers it. Silence past the deadline is the `deadline-exceeded` the
+ * service would have said itself: the caller meant the deadline, and the call was delivered (may have run).
+ */
+function answer(sent: Sent, subject: PackErrorExtra): Result<PackResponse, PackTransportError> {
+  if (sent.kind === 'ok') return asMessage(sent.value, subject);
+  if ('silent' in sent.error) return ok(packError('deadline-exceeded', sent.error.silent, subject));
+  return err(sent.error);
 }
 
 function decode(reply: RelayResponse): Result<unknown, PackTransportError> {
@@ -130,12 +150,9 @@ function decode(reply: RelayResponse): Result<unknown, PackTransportError> {
   }
 }
 
-function asMessage(reply: RelayResponse): Result<PackResponse, PackTransportError> {
+function asMessage(reply: RelayResponse, subject: PackErrorExtra): Result<PackResponse, PackTransportError> {
   const decoded = decode(reply);
-  if (decoded.kind === 'err') return decoded;
-  const parsed = parsePackResponse(decoded.value);
-  if (parsed.kind === 'ok') return parsed;
-  return err({ code: 'pack-bad-reply', message: `Not a v2 response message: ${parsed.error.message}`, status: 200 });
+  return decoded.kind === 'err' ? decoded : ok(replyMessage(decoded.value, subject));
 }
 
 function asInfo(reply: RelayResponse): Result<PackInfo, PackTransportError> {
@@ -179,7 +196,7 @@ export function createPackServiceClient(options: PackServiceClientOptions): Pack
         traceparent: outboundTraceparent(call.traceparent),
         signal: call.signal,
       });
-      return reply.kind === 'ok' ? asMessage(reply.value) : reply;
+      return answer(reply, { toolId: tool.id });
     },
     async check(call) {
       const check = typeof call.check === 'string' ? { id: call.check } : call.check;
@@ -199,11 +216,13 @@ export function createPackServiceClient(options: PackServiceClientOptions): Pack
         traceparent: outboundTraceparent(call.traceparent),
         signal: call.signal,
       });
-      return reply.kind === 'ok' ? asMessage(reply.value) : reply;
+      return answer(reply, { checkId: check.id });
     },
     async info(infoOptions) {
       const reply = await send(options, dispatcher, { route: '/v1/info', signal: infoOptions?.signal });
-      return reply.kind === 'ok' ? asInfo(reply.value) : reply;
+      if (reply.kind === 'ok') return asInfo(reply.value);
+      if ('silent' in reply.error) return err({ code: 'pack-connection-failed', message: reply.error.silent });
+      return err(reply.error);
     },
     async close() {
       if (ownPool) await dispatcher.close();

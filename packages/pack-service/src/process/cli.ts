@@ -1,5 +1,5 @@
 import packageJson from '../../package.json' with { type: 'json' };
-import { isFlag } from './config.js';
+import { readPackServiceArgv } from './argv.js';
 
 /** What the command line asks for before any setting is read. */
 export type CommandLine =
@@ -46,16 +46,7 @@ export const PACK_SERVICE_VERSION: string = packageJson.version;
 
 /** Reads the flags that decide what to do; the settings themselves are `readPackServiceConfig`'s. */
 export function readCommandLine(argv: readonly string[]): CommandLine {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') return { kind: 'help' };
-    if (arg === '--version') return { kind: 'version' };
-    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    if (isFlag(name)) {
-      if (name === arg && i + 1 < argv.length && !isFlag(argv[i + 1] as string)) i++;
-      continue;
-    }
-    return { kind: 'usage-error', message: `Unknown argument ${JSON.stringify(arg)}` };
-  }
-  return { kind: 'serve' };
+  const first = readPackServiceArgv(argv).first;
+  if (first === undefined) return { kind: 'serve' };
+  return first.kind === 'unknown' ? { kind: 'usage-error', message: first.message } : first;
 }

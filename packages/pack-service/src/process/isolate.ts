@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { PackIndex } from '@kindgi/protocol';
 import type { PackLog } from '../log/log.js';
+import { readPackServiceArgv } from './argv.js';
 import { METRICS_TOKEN_ENV_VAR, type PackServiceConfig } from './config.js';
 import { undeclaredPackEnv } from './pack-env.js';
 import { onStdinPipeClosed } from './parent-watch.js';
@@ -50,14 +51,15 @@ export function reportDropped(log: PackLog, dropped: readonly string[]): void {
   );
 }
 
-/** argv for the child: the same flags, the token moved to the child's descriptor. */
+/**
+ * argv for the child: the same flag values (read as the settings read them, so already valid), the token
+ * moved to the child's descriptor.
+ */
 function childArgs(argv: readonly string[]): string[] {
-  const args: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--token-fd') i++;
-    else if (!arg.startsWith('--token-fd=')) args.push(arg);
-  }
+  const { values } = readPackServiceArgv(argv);
+  const args = Object.entries(values)
+    .filter(([name]) => name !== 'token-fd')
+    .map(([name, value]) => `--${name}=${value}`);
   return [...args, '--token-fd', String(CHILD_TOKEN_FD)];
 }
 

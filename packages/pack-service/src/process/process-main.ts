@@ -73,7 +73,9 @@ async function serve(config: PackServiceConfig, env: NodeJS.ProcessEnv, log: Pac
 
   // The OpenTelemetry SDK is loaded only when OTEL_* asks for traces (off by default).
   const tracing = tracingRequested(env);
-  const shutdownTracing = tracing ? (await import('./tracing.js')).startPackTracing() : async () => undefined;
+  const shutdownTracing = tracing
+    ? (await import('../tracing.js')).startProcessTracing('kindgi-pack-service')
+    : async () => undefined;
   const started = await startPackService({ ...config, env, log, tracing });
   if (started.kind === 'err') return fail(log, 'boot-failed', started.error);
   const running = started.value;

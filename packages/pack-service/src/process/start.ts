@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { createPackLog, type PackLog } from '../log/log.js';
-import type { LegacyLogger } from '../service/call.js';
 import type { ModuleImporter, PackRunners } from '../service/runners.js';
 import { createPackService, type PackService } from '../service/service.js';
 import type { PackServiceConfig } from './config.js';
@@ -21,7 +20,6 @@ export type StartPackServiceConfig = Pick<PackServiceConfig, 'indexPath' | 'modu
     /** The environment the env check reads and the env filter edits. Default `process.env`. */
     env?: Record<string, string | undefined>;
     log?: PackLog;
-    logger?: LegacyLogger;
     importModule?: ModuleImporter;
     runners?: PackRunners;
     defaultTimeoutMs?: number;
@@ -91,7 +89,6 @@ export async function startPackService(config: StartPackServiceConfig): Promise<
   if (config.envFilter === 'on') {
     const dropped = undeclaredPackEnv(index.env, env);
     for (const name of dropped) delete env[name];
-    if (dropped.length > 0) config.logger?.({ kind: 'env-dropped', names: dropped });
     reportDropped(log, dropped);
   }
 
@@ -116,7 +113,6 @@ export async function startPackService(config: StartPackServiceConfig): Promise<
     ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
     ...(config.maxOutputBytes !== undefined ? { maxOutputBytes: config.maxOutputBytes } : {}),
     ...(config.importModule !== undefined ? { importModule: config.importModule } : {}),
-    ...(config.logger !== undefined ? { logger: config.logger } : {}),
     ...(config.runners !== undefined ? { runners: config.runners } : {}),
     ...(metrics !== undefined ? { metrics } : {}),
     ...(config.tracing !== undefined ? { tracing: config.tracing } : {}),
@@ -133,7 +129,6 @@ export async function startPackService(config: StartPackServiceConfig): Promise<
   const port = listened.value.port;
   const host =
     config.host === undefined || config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  config.logger?.({ kind: 'listening', port, packId: index.packId, artifactVersion: index.artifactVersion });
   log.lifecycle('listening', 'info', `Listening on port ${port}`, {
     port,
     packId: index.packId,

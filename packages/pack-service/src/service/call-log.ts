@@ -7,13 +7,9 @@ import type { ToolLogger } from './runners.js';
 import { endCallSpan } from './spans.js';
 import type { CallTrace } from './trace.js';
 
-/** A bare event for the legacy `logger` function (`{kind:'call', …}`). */
-export type LegacyLogger = (event: Record<string, unknown>) => void;
-
 /** What the call records need from the service. */
 export interface CallLogDeps {
   log: PackLog;
-  legacy: LegacyLogger | undefined;
   packId: string;
   artifactVersion: string;
   /** Counts each call's end, when metrics are on. */
@@ -94,7 +90,7 @@ export class LazyToolLog implements ToolLogger {
 }
 
 /**
- * The end of a call: its `call` record (and legacy `call` event) and its metrics. `elapsedMs` is the
+ * The end of a call: its `call` record and its metrics. `elapsedMs` is the
  * unrounded time since admission (the histogram keeps sub-millisecond calls apart; the record rounds).
  */
 export function logCall(
@@ -109,7 +105,6 @@ export function logCall(
   deps.metrics?.callEnded(target, id, outcome, elapsedMs);
   endCallSpan(trace, outcome);
   const ms = Math.round(elapsedMs);
-  deps.legacy?.({ kind: 'call', target, id, durationMs: ms, outcome });
   const level = outcome === 'ok' ? 'info' : 'warn';
   if (!deps.log.enabled(level)) return;
   const message = `${target} ${id} ${outcome} ${ms}ms`;
@@ -174,7 +169,6 @@ function callMembers(
 
 /** `handler-finished-late`: a run that settled after its call was answered (deadline) or dropped. */
 export function logLate(deps: CallLogDeps, target: Target, id: string, subject: Subject, afterMs: number): void {
-  deps.legacy?.({ kind: 'handler-finished-late', target, id, afterMs });
   deps.log.record('handler-finished-late', 'warn', `${target} ${id} finished ${afterMs}ms after its call ended`, {
     target,
     id,

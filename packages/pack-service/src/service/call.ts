@@ -29,8 +29,6 @@ import { withDeclaredSecrets } from './secrets.js';
 import { startCallSpan, withCallSpan } from './spans.js';
 import { type CallTrace, callTrace } from './trace.js';
 
-export type { LegacyLogger } from './call-log.js';
-
 /** What serving one admitted call needs from its service. */
 export interface CallDeps extends CallLogDeps {
   catalog: PackCatalog;

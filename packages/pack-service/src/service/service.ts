@@ -19,7 +19,7 @@ import { missingPackEnv } from '../process/pack-env.js';
 import { sendError, sendJson } from '../transport/http-reply.js';
 import { type MetricsRouteOptions, metricsRoute } from '../transport/metrics-route.js';
 import { tokenChecker } from '../transport/token.js';
-import { type LegacyLogger, serveInvoke } from './call.js';
+import { serveInvoke } from './call.js';
 import { createCatalog } from './catalog.js';
 import { defaultRunners, type ModuleImporter, type PackRunners } from './runners.js';
 
@@ -47,8 +47,6 @@ export interface PackServiceOptions {
   importModule?: ModuleImporter;
   /** Records (JSON lines). Default: stderr at `info`. */
   log?: PackLog;
-  /** Receives bare legacy events (`{kind:'call', …}`). */
-  logger?: LegacyLogger;
   /** The handler runner (default `@kindgi/handler-runner`). */
   runners?: PackRunners;
   /**
@@ -108,7 +106,6 @@ export function createPackService(options: PackServiceOptions): PackService {
     catalog,
     runners,
     log,
-    legacy: options.logger,
     packId: index.packId,
     artifactVersion: index.artifactVersion,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -243,7 +240,6 @@ export function createPackService(options: PackServiceOptions): PackService {
       missingLogged = true;
       const missing = missingEnv();
       if (missing.length > 0) {
-        options.logger?.({ kind: 'missing-env', check: envCheck, names: missing });
         log.record('missing-env', 'warn', `The pack's env.required names have no value: ${missing.join(', ')}`, {
           check: envCheck,
           names: missing,

@@ -1,9 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_OUTPUT_BYTES, PACK_HEADERS } from '@kindgi/protocol';
+import {
+  callDeadlineMs,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  PACK_HEADERS,
+  packError,
+} from '@kindgi/protocol';
 import { SpanKind } from '@opentelemetry/api';
 import { endSpan, startSpanUnder, traceparentOf } from '../service/spans.js';
 import { parseTimeoutMs, readBody, sendError, sendJson } from '../transport/http-reply.js';
-import { REPLY_TOO_LARGE, type RelayCall, relay } from '../transport/relay.js';
+import { NOT_DELIVERED_RETRY_AFTER_MS, REPLY_TOO_LARGE, type RelayCall, relay } from '../transport/relay.js';
 import { tokenChecker } from '../transport/token.js';
 import type { CallHolds, FrontState } from './hold.js';
 
@@ -25,7 +31,7 @@ export interface FrontOptions {
 const MAX_ATTEMPTS = 5;
 
 const NO_SERVICE = 'no pack service';
-const RETRY = { 'retry-after': '1' };
+const RETRY = { 'retry-after': String(NOT_DELIVERED_RETRY_AFTER_MS / 1000) };
 
 function unavailable(res: ServerResponse): void {
   sendError(res, 503, NO_SERVICE, {}, RETRY);
@@ -37,9 +43,17 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /**
+ * The v2 `deadline-exceeded` for a child silent past the deadline and its grace: what the child would have
+ * answered itself, so a caller gets the same reply whichever of them gave up first. The call may have run.
+ */
+function silent(res: ServerResponse, message: string): void {
+  sendJson(res, 200, JSON.stringify(packError('deadline-exceeded', `${message}; the call may have run`)));
+}
+
+/**
  * Forwards to the serving child, holding the call while one is coming. A call refused by a child that was
  * just replaced or just died (it did not run) goes to the next child; the time spent held comes off the
- * deadline the child is given, so the caller's budget holds end to end.
+ * deadline (the caller's, else the one default) the child is given, so the caller's budget holds end to end.
  */
 async function forward(res: ServerResponse, options: FrontOptions, call: RelayCall): Promise<void> {
   const abort = new AbortController();
@@ -49,7 +63,8 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
   };
   res.once('close', onClose);
   try {
-    let budget = Math.min(options.holdMs, call.deadlineMs ?? Number.POSITIVE_INFINITY);
+    const callDeadline = callDeadlineMs(call.deadlineMs);
+    let budget = Math.min(options.holdMs, callDeadline);
     let heldMs = 0;
     let avoid: string | undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -61,7 +76,7 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
       if (got.kind === 'unavailable') return unavailable(res);
       heldMs += got.heldMs;
       budget -= got.heldMs;
-      const deadlineMs = call.deadlineMs === undefined ? undefined : Math.max(1, call.deadlineMs - heldMs);
+      const deadlineMs = Math.max(1, callDeadline - heldMs);
       const outcome = await relay(got.target, {
         ...call,
         deadlineMs,
@@ -86,6 +101,10 @@ async function forward(res: ServerResponse, options: FrontOptions, call: RelayCa
       if (outcome.error.code === 'no-reply') {
         sendError(res, 502, 'pack service died during the call');
         return;
+      }
+      if (outcome.error.code === 'silent') {
+        if (call.route === '/v1/info') return sendError(res, 502, outcome.error.message);
+        return silent(res, outcome.error.message);
       }
       // Not delivered: that child is going away (replaced, or dead and not yet noticed). The call did not run.
       avoid = got.target.url;

@@ -68,7 +68,8 @@ export function createCallHolds(options: CallHoldsOptions): CallHolds {
     if (request.res.destroyed) return Promise.resolve({ kind: 'left' });
     const now = Date.now();
     const immediate = decide(options.state(), request.avoid, now);
-    if (immediate) return Promise.resolve(immediate);
+    // Not held at all: the child gets the caller's deadline as sent, not one cut by a clock tick.
+    if (immediate) return Promise.resolve(immediate.kind === 'target' ? { ...immediate, heldMs: 0 } : immediate);
     if (request.boundMs <= 0) return Promise.resolve({ kind: 'unavailable', reason: 'restarting' });
     if (held.size >= options.maxHeld) {
       options.emit({ kind: 'call-refused', reason: 'hold-full', held: held.size });

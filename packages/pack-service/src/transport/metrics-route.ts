@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { messageOf } from '@kindgi/protocol';
+import { messageOf, parseBearer } from '@kindgi/protocol';
 import type { PackMetrics } from '../service/metrics.js';
 import { sendError } from './http-reply.js';
 import { tokenChecker } from './token.js';
@@ -24,8 +24,8 @@ export function metricsRoute(options: MetricsRouteOptions): {
     path: options.path ?? '/metrics',
     serve(authorization, res) {
       if (matches !== undefined) {
-        const presented = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
-        if (!matches(presented)) {
+        const bearer = parseBearer(authorization);
+        if (bearer.kind !== 'token' || !matches(bearer.token)) {
           sendError(res, 401, 'Bad metrics token', {}, { 'www-authenticate': 'Bearer' });
           return;
         }

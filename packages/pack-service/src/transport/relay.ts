@@ -1,5 +1,5 @@
-import { DEFAULT_CALL_TIMEOUT_MS, err, ok, PACK_HEADERS, type Result } from '@kindgi/protocol';
-import { type Dispatcher, request } from 'undici';
+import { err, ok, PACK_HEADERS, type Result, silenceLimitMs } from '@kindgi/protocol';
+import { Client, type Dispatcher, request } from 'undici';
 
 /** Where a relayed call goes: a pack service's base URL, its token, and the connection pool to use. */
 export interface RelayTarget {
@@ -38,23 +38,27 @@ export interface RelayResponse {
 }
 
 /**
- * Why no reply came back. `not-delivered`: the request never reached the service (connection refused),
- * so the call did not run. `no-reply`: it was sent but the connection died before an answer (it may have
- * run). `aborted`: the caller's signal fired first. `reply-too-large`: the reply passed `maxReplyBytes`
- * and was cut off there (the call did run).
+ * Why no reply came back. `not-delivered`: the request never reached the service (connection refused, or
+ * reset with the request unread, twice), so the call did not run. `no-reply`: it was sent but the
+ * connection died before an answer (it may have run). `silent`: it was sent and nothing came back within
+ * the deadline plus `SILENCE_GRACE_MS` (it may have run). `aborted`: the caller's signal fired first.
+ * `reply-too-large`: the reply passed `maxReplyBytes` and was cut off there (the call did run).
  */
-export type RelayErrorCode = 'not-delivered' | 'no-reply' | 'aborted' | 'reply-too-large';
+export type RelayErrorCode = 'not-delivered' | 'no-reply' | 'silent' | 'aborted' | 'reply-too-large';
 
 export interface RelayError {
   code: RelayErrorCode;
   message: string;
 }
 
+/**
+ * The `Retry-After` of a call that reached no service (nothing accepted it, or no child serves): the caller
+ * comes back soon instead of waiting on a connection. The front's 503 and the client's refusal both say it.
+ */
+export const NOT_DELIVERED_RETRY_AFTER_MS = 1_000;
+
 /** How a supervisor front's 502 for a reply past its `maxReplyBytes` starts (the client maps it to `pack-reply-too-large`). */
 export const REPLY_TOO_LARGE = 'Reply too large';
-
-/** How much longer than the call's deadline the transport waits before giving up on a silent service. */
-const TRANSPORT_GRACE_MS = 30_000;
 
 // UND_ERR_CLOSED: the pool was closed (its child replaced) before the request was dispatched.
 const NOT_DELIVERED = new Set([
@@ -66,6 +70,14 @@ const NOT_DELIVERED = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
+
+// A reset (or a write into a closed socket) before any reply: the service's socket was closed with the
+// request still unread, which is how a kept-alive connection the service had just closed answers a reuse.
+// The service runs nothing before it has read a whole request, so the call did not run.
+const RESET = new Set(['ECONNRESET', 'EPIPE']);
+
+// undici's own timers: nothing (headers) or nothing more (body) came within the patience given.
+const SILENT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function relayedHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -79,12 +91,12 @@ function relayedHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-function errorCode(thrown: unknown): string | undefined {
+function errorCode(thrown: unknown, codes: ReadonlySet<string>): string | undefined {
   let current: unknown = thrown;
   // undici wraps socket errors; the errno code may sit one or two `cause`s down.
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NOT_DELIVERED.has(code)) return code;
+    if (typeof code === 'string' && codes.has(code)) return code;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
@@ -122,11 +134,34 @@ async function readReply(
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
 }
 
-/**
- * Forwards one call to a pack service and returns its reply untouched (any status), or why none came.
- * Never throws. Shared by the supervisor's front and the protocol client.
- */
-export async function relay(target: RelayTarget, call: RelayCall): Promise<Result<RelayResponse, RelayError>> {
+/** A relay error, marked when it was a reset (worth one more try on a new connection). */
+type AttemptError = RelayError & { reset?: true };
+
+/** Why a sent request got no reply: the classification every caller acts on. */
+function failure(thrown: unknown, call: RelayCall, patienceMs: number): AttemptError {
+  if (call.signal?.aborted) return { code: 'aborted', message: 'The call was cancelled before a reply arrived' };
+  const refused = errorCode(thrown, NOT_DELIVERED);
+  if (refused !== undefined) {
+    return { code: 'not-delivered', message: `The pack service refused the connection (${refused})` };
+  }
+  const reset = errorCode(thrown, RESET);
+  if (reset !== undefined) {
+    const message = `The pack service reset the connection before reading the call (${reset})`;
+    return { code: 'not-delivered', message, reset: true };
+  }
+  if (errorCode(thrown, SILENT) !== undefined) {
+    return { code: 'silent', message: `The pack service gave no reply within ${patienceMs} ms` };
+  }
+  return { code: 'no-reply', message: `The pack service gave no reply: ${describe(thrown)}` };
+}
+
+/** One attempt on `dispatcher`: the reply, or why none came. */
+async function attempt(
+  target: RelayTarget,
+  call: RelayCall,
+  dispatcher: Dispatcher | undefined,
+  patienceMs: number,
+): Promise<Result<RelayResponse, AttemptError>> {
   const route = call.route ?? (call.body === undefined ? '/v1/info' : '/v1/invoke');
   const headers: Record<string, string> = { [PACK_HEADERS.token]: target.token };
   const contentType = call.contentType === undefined ? 'application/json' : call.contentType;
@@ -135,31 +170,60 @@ export async function relay(target: RelayTarget, call: RelayCall): Promise<Resul
   if (call.runId) headers[PACK_HEADERS.runId] = call.runId;
   if (call.requestId) headers[PACK_HEADERS.requestId] = call.requestId;
   if (call.traceparent) headers[PACK_HEADERS.traceparent] = call.traceparent;
-  if (call.signal?.aborted) return err({ code: 'aborted', message: 'The call was cancelled before it was sent' });
-
-  const deadline = call.deadlineMs !== undefined && call.deadlineMs > 0 ? call.deadlineMs : DEFAULT_CALL_TIMEOUT_MS;
-  const patience = deadline + TRANSPORT_GRACE_MS;
+  let reply: Dispatcher.ResponseData;
   try {
-    const reply = await request(new URL(route, target.url), {
+    reply = await request(new URL(route, target.url), {
       method: route === '/v1/invoke' ? 'POST' : 'GET',
       headers,
       body: route === '/v1/invoke' ? (call.body ?? '') : null,
       signal: call.signal,
-      dispatcher: target.dispatcher,
-      headersTimeout: patience,
-      bodyTimeout: patience,
+      dispatcher,
+      headersTimeout: patienceMs,
+      bodyTimeout: patienceMs,
     });
+  } catch (thrown) {
+    return err(failure(thrown, call, patienceMs));
+  }
+  try {
     const body = await readReply(reply.body, reply.headers['content-length'], call.maxReplyBytes);
     if (body === undefined) {
       return err({ code: 'reply-too-large', message: `The reply passed the limit of ${call.maxReplyBytes} bytes` });
     }
     return ok({ status: reply.statusCode, headers: relayedHeaders(reply.headers), body });
   } catch (thrown) {
-    if (call.signal?.aborted) return err({ code: 'aborted', message: 'The call was cancelled before a reply arrived' });
-    const code = errorCode(thrown);
-    if (code !== undefined) {
-      return err({ code: 'not-delivered', message: `The pack service refused the connection (${code})` });
-    }
-    return err({ code: 'no-reply', message: `The pack service gave no reply: ${describe(thrown)}` });
+    // A reply had begun: whatever broke it off, the call was delivered.
+    const broken = failure(thrown, call, patienceMs);
+    return err(broken.code === 'not-delivered' ? { code: 'no-reply', message: broken.message } : broken);
   }
+}
+
+/** A new connection of its own for one retry: never a kept-alive socket the service may have closed. */
+async function onFreshConnection(
+  target: RelayTarget,
+  call: RelayCall,
+  patienceMs: number,
+): Promise<Result<RelayResponse, AttemptError>> {
+  const fresh = new Client(new URL(target.url).origin, { pipelining: 1 });
+  try {
+    return await attempt(target, call, fresh, patienceMs);
+  } finally {
+    fresh.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * Forwards one call to a pack service and returns its reply untouched (any status), or why none came.
+ * Never throws. Shared by the supervisor's front and the protocol client. A reset before any reply (the
+ * race of a request with a service closing a kept-alive connection) is tried once more on a new connection;
+ * nothing comes within the call's deadline plus `SILENCE_GRACE_MS` is `silent`.
+ */
+export async function relay(target: RelayTarget, call: RelayCall): Promise<Result<RelayResponse, RelayError>> {
+  if (call.signal?.aborted) return err({ code: 'aborted', message: 'The call was cancelled before it was sent' });
+  const patienceMs = silenceLimitMs(call.deadlineMs);
+  const first = await attempt(target, call, target.dispatcher, patienceMs);
+  if (first.kind === 'ok') return first;
+  const { code, message, reset } = first.error;
+  if (!reset) return err({ code, message });
+  const again = await onFreshConnection(target, call, patienceMs);
+  return again.kind === 'ok' ? again : err({ code: again.error.code, message: again.error.message });
 }

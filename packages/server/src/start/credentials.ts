@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Principal, S3Credential, S3CredentialBinding } from '@kindgi/bindings';
+import { secretMatcher } from '@kindgi/protocol';
 import type { LoadedServerConfig, ServerConfig } from '../config.js';
 import { ensureDevCredentials, withDevCredentials } from '../dev-credentials.js';
 
@@ -22,16 +22,11 @@ export function withStartCredentials(loaded: LoadedServerConfig): ServerConfig {
   return withDevCredentials(loaded.config, dev.credentials);
 }
 
-function tokenKey(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
-
-/** Looks tokens up by their sha256, so the comparison's timing says nothing about the token. */
+/** Looks tokens up with the constant-time `secretMatcher`, so the comparison's timing says nothing about them. */
 export function tokenResolver(config: ServerConfig): (token: string) => Promise<Principal | null> {
-  const entries = config.tokens.map((entry) => ({ key: tokenKey(entry.token), entry }));
+  const entries = config.tokens.map((entry) => ({ matches: secretMatcher(entry.token), entry }));
   return async (token) => {
-    const key = tokenKey(token);
-    const found = entries.find((candidate) => timingSafeEqual(candidate.key, key));
+    const found = entries.find((candidate) => candidate.matches(token));
     if (!found) return null;
     const principal: Principal = { tenantId: found.entry.tenantId };
     if (found.entry.userId) principal.userId = found.entry.userId;

@@ -6,6 +6,7 @@ import type { BlobStorageBinding, S3CredentialBinding, TelemetryBinding } from '
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import type { ServerConfig } from '../config.js';
 import { type DrainableHttp, drainableHttp } from '../drain.js';
+import { connectionServerOptions, limitConnections } from './connection-limits.js';
 
 // `serve` is typed for HTTP/2 too; without `createServer` options it is always a node:http server.
 type HttpServer = Server;
@@ -47,13 +48,18 @@ function listen(server: HttpServer): Promise<string> {
   });
 }
 
-/** Listens on `port` (and `s3.port` when set); on a failure, closes what it opened. */
+/**
+ * Listens on `port` (and `s3.port` when set), each listener under the same connection limits (header, request,
+ * keep-alive and idle timeouts, connections per client address); on a failure, closes what it opened.
+ */
 export async function startListeners(input: ListenInput): Promise<Result<Listeners, string[]>> {
   const { config } = input;
   const servers: HttpServer[] = [];
   const drains: DrainableHttp[] = [];
+  const serverOptions = connectionServerOptions(config.connections);
   const open = async (fetch: ServeFetch, port: number) => {
-    const server = serve({ fetch, port, hostname: config.host }) as HttpServer;
+    const server = serve({ fetch, port, hostname: config.host, serverOptions }) as HttpServer;
+    limitConnections(server, config.connections);
     servers.push(server);
     drains.push(drainableHttp(server));
     return listen(server);

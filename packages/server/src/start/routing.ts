@@ -1,4 +1,11 @@
-import type { RunCheckBinding, RunHandlerBinding, ToolRegistry } from '@kindgi/bindings';
+import {
+  type PackCaller,
+  type RunCheckBinding,
+  type RunHandlerBinding,
+  type ToolRegistry,
+  toRunCheck,
+  toRunHandler,
+} from '@kindgi/bindings';
 import { ok, type PackIndex, packError, type ToolRef } from '@kindgi/protocol';
 import type { PackHost } from '../pack-host.js';
 import type { IndexCatalog } from '../tool-registry.js';
@@ -25,34 +32,35 @@ export function toolRefForPack(index: PackIndex, ref: ToolRef): ToolRef {
 }
 
 /**
- * Routes calls to `hosts` by the caller's pack hint when it names a pack served here, else by `catalog()`
- * (read on every call: a re-indexed pack replaces it). Tools route by id and version, so an older version
- * reaches the pack that has it.
+ * The routing layer of the pack-call pipeline: each call goes to the pipeline of the host serving it, by the
+ * caller's pack hint when it names a pack served here, else by `catalog()` (read on every call: a re-indexed
+ * pack replaces it). Tools route by id and version, so an older version reaches the pack that has it.
  */
-export function routePackCalls(hosts: ReadonlyMap<string, PackHost>, catalog: () => IndexCatalog): PackRouting {
+export function routeToHosts(hosts: ReadonlyMap<string, PackHost>, catalog: () => IndexCatalog): PackCaller {
   const hinted = (packId: string | undefined) => (packId === undefined ? undefined : hosts.get(packId));
-  const runHandler: RunHandlerBinding = async (call) => {
+  return async (call) => {
+    if (call.kind === 'check') {
+      const host = hinted(call.packId) ?? hosts.get(catalog().packForCheck(call.check.id) ?? '');
+      if (host) return host.call(call);
+      const checkId = call.check.id;
+      return ok(packError('check-not-in-pack', `No deployed pack has a check "${checkId}"`, { checkId }));
+    }
     const host = hinted(call.packId) ?? hosts.get(catalog().packForTool(call.tool.id, call.tool.version) ?? '');
     if (!host) {
       const version = call.tool.version === undefined ? '' : ` at version ${call.tool.version}`;
-      return ok(
-        packError('tool-not-in-pack', `No deployed pack has a tool "${call.tool.id}"${version}`, {
-          toolId: call.tool.id,
-        }),
-      );
+      const toolId = call.tool.id;
+      return ok(packError('tool-not-in-pack', `No deployed pack has a tool "${toolId}"${version}`, { toolId }));
     }
     const tool = toolRefForPack(host.index, call.tool);
-    return host.client.invoke(tool === call.tool ? call : { ...call, tool });
+    return host.call(tool === call.tool ? call : { ...call, tool });
   };
-  const runCheck: RunCheckBinding = async (call) => {
-    const host = hinted(call.packId) ?? hosts.get(catalog().packForCheck(call.check.id) ?? '');
-    if (!host) {
-      return ok(
-        packError('check-not-in-pack', `No deployed pack has a check "${call.check.id}"`, { checkId: call.check.id }),
-      );
-    }
-    return host.client.check(call);
-  };
+}
+
+/** The API's bindings over the routing layer, with the registry read from the same catalog. */
+export function routePackCalls(hosts: ReadonlyMap<string, PackHost>, catalog: () => IndexCatalog): PackRouting {
+  const callPack = routeToHosts(hosts, catalog);
+  const runHandler: RunHandlerBinding = toRunHandler(callPack);
+  const runCheck: RunCheckBinding = toRunCheck(callPack);
   const registry: ToolRegistry = {
     listTools: (tenantId) => catalog().registry.listTools(tenantId),
     getTool: (tenantId, toolId) => catalog().registry.getTool(tenantId, toolId),

@@ -1,15 +1,10 @@
-// Blob metadata on PostgreSQL: the rows blob-fs keeps in SQLite, shared by every server, plus the intent
-// log of backend objects no row references yet (or any more).
-export { listObjectsByPrefix } from './listing.js';
-export {
-  type CommitOutcome,
-  commitObject,
-  listObjects,
-  objectAt,
-  objectById,
-  type Precondition,
-  removeObject,
-} from './objects.js';
+// Blob metadata on PostgreSQL: the rows port of the blob core (blob-fs keeps the same rows in SQLite), shared
+// by every server, plus the intent log of backend objects no row references yet (or any more).
+import type { BlobRowsPort } from '@kindgi/bindings';
+import type { PostgresPool } from '../pool.js';
+import { postgresObjectRows } from './objects.js';
+import { postgresUploadRows } from './uploads.js';
+
 export {
   claimPending,
   forgetPending,
@@ -19,21 +14,9 @@ export {
   PendingObjectLost,
   sweepDue,
 } from './pending.js';
-export {
-  type CompletedUpload,
-  discardObject,
-  type PartRecord,
-  type Queryable,
-  sortKey,
-  type UploadInfo,
-} from './sql.js';
-export {
-  abortUpload,
-  completeUpload,
-  createUpload,
-  expireUploads,
-  findUpload,
-  listUploadParts,
-  listUploads,
-  recordPart,
-} from './uploads.js';
+export { discardObject, type Queryable, sortKey } from './sql.js';
+
+/** The blob core's rows port on PostgreSQL: objects and multipart uploads, each change one transaction. */
+export function createPostgresBlobRows(pool: PostgresPool): BlobRowsPort {
+  return { ...postgresObjectRows(pool), ...postgresUploadRows(pool) };
+}

@@ -1,47 +1,22 @@
-import type { BlobFilter, BlobMeta } from '@kindgi/bindings';
+import {
+  type BlobFilter,
+  type BlobMeta,
+  type CommitOutcome,
+  normalizeEtag,
+  type ObjectRowsPort,
+  type ObjectWhere,
+  type WriteConditions,
+} from '@kindgi/bindings';
 import type { PostgresPool } from '../pool.js';
 import { inTransaction } from '../tx.js';
 import { PendingObjectLost } from './pending.js';
 import { addressLockKey, discardObject, parseMeta, type Queryable, sortKey } from './sql.js';
 
-/** What a commit decided: refused by the caller's precondition, or stored (naming the object it replaced). */
-export type CommitOutcome = { refused: true } | { refused: false; replacedObjectKey?: string };
-
-/**
- * What the address must hold for a write to replace it, checked under the address lock: nothing
- * (`ifNoneMatch`), or an object with this ETag (`ifMatch`, unquoted lower case).
- */
-export interface Precondition {
-  ifNoneMatch?: boolean;
-  ifMatch?: string;
-}
-
-const SELECT_AT = 'SELECT meta, object_key FROM blobs WHERE tenant_id = $1 AND bucket = $2 AND key_sort = $3';
-
-/** The object at an address with its backend object key. */
-export async function objectAt(
-  db: Queryable,
-  tenantId: string,
-  bucket: string,
-  key: string,
-): Promise<{ meta: BlobMeta; objectKey: string } | undefined> {
-  const { rows } = await db.query<{ meta: string; object_key: string }>(SELECT_AT, [tenantId, bucket, sortKey(key)]);
-  const row = rows[0];
-  return row === undefined ? undefined : { meta: parseMeta(row.meta), objectKey: row.object_key };
-}
-
-/** An object by blobId with its backend object key. */
-export async function objectById(
-  db: Queryable,
-  tenantId: string,
-  blobId: string,
-): Promise<{ meta: BlobMeta; objectKey: string } | undefined> {
-  const { rows } = await db.query<{ meta: string; object_key: string }>(
-    'SELECT meta, object_key FROM blobs WHERE blob_id = $1 AND tenant_id = $2',
-    [blobId, tenantId],
-  );
-  const row = rows[0];
-  return row === undefined ? undefined : { meta: parseMeta(row.meta), objectKey: row.object_key };
+/** The condition an address must meet, and its parameters, for a statement on `blobs`. */
+function whereClause(tenantId: string, where: ObjectWhere): [string, unknown[]] {
+  return 'blobId' in where
+    ? ['blob_id = $1 AND tenant_id = $2', [where.blobId, tenantId]]
+    : ['tenant_id = $1 AND bucket = $2 AND key_sort = $3', [tenantId, where.bucket, sortKey(where.key)]];
 }
 
 /**
@@ -56,7 +31,7 @@ export async function commitObject(
   db: Queryable,
   meta: BlobMeta,
   objectKey: string,
-  precondition: Precondition = {},
+  conditions: WriteConditions = {},
 ): Promise<CommitOutcome> {
   const { rows } = await db.query<{ outcome: 'lost' | 'refused' | 'stored'; replaced_object_key: string | null }>(
     'SELECT outcome, replaced_object_key FROM kindgi_blob_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
@@ -71,43 +46,18 @@ export async function commitObject(
       meta.contentType,
       meta.projectId ?? null,
       JSON.stringify(meta),
-      precondition.ifNoneMatch === true,
-      precondition.ifMatch ?? null,
+      conditions.ifNoneMatch === '*',
+      conditions.ifMatch === undefined ? null : normalizeEtag(conditions.ifMatch),
     ],
   );
   const row = rows[0];
   if (row === undefined || row.outcome === 'lost') throw new PendingObjectLost(objectKey);
   if (row.outcome === 'refused') return { refused: true };
-  return row.replaced_object_key === null
-    ? { refused: false }
-    : { refused: false, replacedObjectKey: row.replaced_object_key };
-}
-
-/** Deletes an object's row and hands its bytes to the sweep; false when there was none. */
-export async function removeObject(
-  pool: PostgresPool,
-  tenantId: string,
-  where: { blobId: string } | { bucket: string; key: string },
-): Promise<string | undefined> {
-  return inTransaction(pool, async (db) => {
-    const { rows } =
-      'blobId' in where
-        ? await db.query<{ object_key: string }>(
-            'DELETE FROM blobs WHERE blob_id = $1 AND tenant_id = $2 RETURNING object_key',
-            [where.blobId, tenantId],
-          )
-        : await db.query<{ object_key: string }>(
-            'DELETE FROM blobs WHERE tenant_id = $1 AND bucket = $2 AND key_sort = $3 RETURNING object_key',
-            [tenantId, where.bucket, sortKey(where.key)],
-          );
-    const objectKey = rows[0]?.object_key;
-    if (objectKey !== undefined) await discardObject(db, objectKey);
-    return objectKey;
-  });
+  return row.replaced_object_key === null ? { refused: false } : { refused: false, replaced: row.replaced_object_key };
 }
 
 /** A page of `list`: newest first, below a sequence number, every filter applied in SQL. */
-export async function listObjects(
+async function listObjects(
   db: Queryable,
   tenantId: string,
   filter: BlobFilter,
@@ -133,4 +83,44 @@ export async function listObjects(
   const sql = `SELECT seq, meta FROM blobs WHERE ${clauses.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`;
   const { rows } = await db.query<{ seq: string; meta: string }>(sql, params);
   return rows.map((row) => ({ seq: Number(row.seq), meta: parseMeta(row.meta) }));
+}
+
+/** Objects in PostgreSQL: rows naming their backend objects, committed through `commitObject`. */
+export function postgresObjectRows(pool: PostgresPool): ObjectRowsPort {
+  return {
+    async find(tenantId, where) {
+      const [clause, params] = whereClause(tenantId, where);
+      const { rows } = await pool.query<{ meta: string; object_key: string }>(
+        `SELECT meta, object_key FROM blobs WHERE ${clause}`,
+        params,
+      );
+      const row = rows[0];
+      return row === undefined ? undefined : { meta: parseMeta(row.meta), ref: row.object_key };
+    },
+    commit: (meta, written, conditions) => commitObject(pool, meta, written.ref, conditions),
+    remove: (tenantId, where) =>
+      inTransaction(pool, async (db) => {
+        const [clause, params] = whereClause(tenantId, where);
+        const { rows } = await db.query<{ object_key: string }>(
+          `DELETE FROM blobs WHERE ${clause} RETURNING object_key`,
+          params,
+        );
+        const objectKey = rows[0]?.object_key;
+        if (objectKey !== undefined) await discardObject(db, objectKey);
+        return objectKey;
+      }),
+    list: (tenantId, filter, below, limit) => listObjects(pool, tenantId, filter, below, limit),
+    async scan(tenantId, bucket, from, limit) {
+      const op = from === undefined || from.inclusive ? '>=' : '>';
+      const { rows } = await pool.query<{ meta: string }>(
+        `SELECT meta FROM blobs WHERE tenant_id = $1 AND bucket = $2 AND key_sort ${op} $3
+         ORDER BY key_sort LIMIT $4`,
+        [tenantId, bucket, sortKey(from?.key ?? ''), limit],
+      );
+      return rows.map((row) => {
+        const meta = parseMeta(row.meta);
+        return { key: meta.key, meta };
+      });
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { BlobChecksums, BlobMeta, CompletedPart, MultipartInitInput } from '@kindgi/bindings';
+import type { BlobMeta } from '@kindgi/bindings';
 import type pg from 'pg';
 
 /** A connection or the pool: whatever a statement runs on. */
@@ -20,32 +20,6 @@ export function addressLockKey(tenantId: string, bucket: string, key: string): s
 /** Reads a stored BlobMeta back. */
 export function parseMeta(text: string): BlobMeta {
   return JSON.parse(text) as BlobMeta;
-}
-
-/** A stored upload's address and init input (the same shape blob-fs keeps). */
-export interface UploadInfo {
-  bucket: string;
-  key: string;
-  init: MultipartInitInput;
-  createdAt: string;
-}
-
-/** A stored part. */
-export interface PartRecord {
-  partNumber: number;
-  /** MD5 hex, unquoted. */
-  etag: string;
-  size: number;
-  /** Where the part's bytes are in the object store. */
-  objectKey: string;
-  lastModified: string;
-  checksums?: BlobChecksums;
-}
-
-/** What a completed upload answered, kept for a retried completion. */
-export interface CompletedUpload {
-  parts: CompletedPart[];
-  meta: BlobMeta;
 }
 
 /** Marks an object as no longer referenced: the sweep deletes it from the store (at once by default). */

@@ -113,6 +113,27 @@ export function uploadsContract(storage: CurrentStorage): void {
     expect(unwrap(await storage().headByKey(T, 'b', 'sums.bin'))?.checksums).toEqual({ crc32: 'AAAAAA==-1' });
   });
 
+  it('keeps the checksum type an upload was created with, and CRC64NVME checksums', async () => {
+    const init = { contentType: 'x/y', checksumAlgorithm: 'crc64nvme', checksumType: 'FULL_OBJECT' } as const;
+    const uploadId = unwrap(await storage().initiateMultipartUpload(T, 'full', 'nvme.bin', init)).uploadId;
+    const checksums = { crc64nvme: 'AAAAAAAAAAA=' };
+    const part = unwrap(
+      await storage().uploadPart(T, 'full', 'nvme.bin', uploadId, 1, { bytes: Buffer.from('p'), checksums }),
+    );
+    const listed = unwrap(await storage().listParts(T, 'full', 'nvme.bin', uploadId));
+    expect(listed).toMatchObject({ checksumAlgorithm: 'crc64nvme', checksumType: 'FULL_OBJECT' });
+    expect(listed.parts[0]?.checksums).toEqual(checksums);
+    const uploads = unwrap(await storage().listMultipartUploads(T, 'full', {})).uploads;
+    expect(uploads.map((u) => [u.checksumAlgorithm, u.checksumType])).toEqual([['crc64nvme', 'FULL_OBJECT']]);
+    const plain = unwrap(await storage().initiateMultipartUpload(T, 'full', 'plain.bin', { contentType: 'x/y' }));
+    const plainListed = unwrap(await storage().listParts(T, 'full', 'plain.bin', plain.uploadId));
+    expect('checksumType' in plainListed).toBe(false);
+    const completed = { checksums: { crc64nvme: 'AQIDBAUGBwg=' } };
+    const parts = [{ partNumber: 1, etag: part.etag }];
+    unwrap(await storage().completeMultipartUpload(T, 'full', 'nvme.bin', uploadId, parts, completed));
+    expect(unwrap(await storage().headByKey(T, 'full', 'nvme.bin'))?.checksums).toEqual(completed.checksums);
+  });
+
   it('stores metadata and tags named __proto__ like any other name', async () => {
     const metadata = Object.fromEntries([
       ['__proto__', 'meta'],

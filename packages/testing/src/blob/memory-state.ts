@@ -1,24 +1,11 @@
-import type { BlobChecksums, BlobMeta, CompletedPart, MultipartInitInput } from '@kindgi/bindings';
+import type { BlobMeta } from '@kindgi/bindings';
 import { compareKeys, type ScanBound } from '@kindgi/bindings';
 
-/** An object held in memory; `sequence` orders `list` (newest first). */
+/** An object's row held in memory; `sequence` orders `list` (newest first). */
 export interface StoredBlob {
   meta: BlobMeta;
-  bytes: Buffer;
+  ref: string;
   sequence: number;
-}
-
-/** A multipart upload in progress, or completed and kept for retried completions. */
-export interface MemoryUpload {
-  uploadId: string;
-  bucket: string;
-  key: string;
-  init: MultipartInitInput;
-  parts: Map<number, { bytes: Buffer; etag: string; size: number; lastModified: string; checksums?: BlobChecksums }>;
-  /** ISO 8601: when the upload was initiated. */
-  createdAt: string;
-  /** Set once completed: the part list and the answer a retry gets. */
-  completed?: { parts: CompletedPart[]; meta: BlobMeta; at: string };
 }
 
 /** One bucket's keys, kept sorted in code-unit order so listing seeks by binary search. */
@@ -40,12 +27,11 @@ export class KeyIndex {
     this.keys.splice(this.lowerBound(key), 1);
   }
 
-  /** The first key at or after `bound`. */
-  first(bound: ScanBound | undefined): { key: string; blob: StoredBlob } | undefined {
+  /** Up to `limit` objects from `bound` onwards, in key order. */
+  scan(bound: ScanBound | undefined, limit: number): StoredBlob[] {
     let at = bound === undefined ? 0 : this.lowerBound(bound.key);
     if (bound !== undefined && !bound.inclusive && this.keys[at] === bound.key) at++;
-    const key = this.keys[at];
-    return key === undefined ? undefined : { key, blob: this.blobs.get(key)! };
+    return this.keys.slice(at, at + limit).map((key) => this.blobs.get(key)!);
   }
 
   private lowerBound(key: string): number {
@@ -60,18 +46,17 @@ export class KeyIndex {
   }
 }
 
-/** Everything one tenant stores; tenants never see each other's state. */
+/** Every object one tenant stores; tenants never see each other's objects. */
 export class TenantState {
   readonly byId = new Map<string, StoredBlob>();
   readonly buckets = new Map<string, KeyIndex>();
-  readonly uploads = new Map<string, MemoryUpload>();
 
   at(bucket: string, key: string): StoredBlob | undefined {
     return this.buckets.get(bucket)?.get(key);
   }
 
-  /** Makes `blob` the object at its address, replacing (last write wins) whatever was there. */
-  store(blob: StoredBlob): void {
+  /** Makes `blob` the object at its address, returning the one it replaced. */
+  store(blob: StoredBlob): StoredBlob | undefined {
     const { bucket, key } = blob.meta;
     let index = this.buckets.get(bucket);
     if (index === undefined) {
@@ -82,13 +67,11 @@ export class TenantState {
     if (previous !== undefined) this.byId.delete(previous.meta.blobId);
     index.set(key, blob);
     this.byId.set(blob.meta.blobId, blob);
+    return previous;
   }
 
-  remove(blobId: string): boolean {
-    const blob = this.byId.get(blobId);
-    if (blob === undefined) return false;
-    this.byId.delete(blobId);
+  remove(blob: StoredBlob): void {
+    this.byId.delete(blob.meta.blobId);
     this.buckets.get(blob.meta.bucket)?.delete(blob.meta.key);
-    return true;
   }
 }

@@ -4,6 +4,7 @@ import { canonicalJson } from '@kindgi/protocol';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { apiErrorFromBlob } from '../../errors/blob-errors.js';
+import { readRangeHeader } from '../../http/range-header.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import {
   deleteArtifactRoute,
@@ -12,7 +13,6 @@ import {
   listArtifactsRoute,
   uploadArtifactRoute,
 } from './definitions.js';
-import { parseRange } from './range.js';
 import { handleUpload } from './upload.js';
 
 /** What the artifact routes need. */
@@ -63,8 +63,9 @@ export function registerArtifactRoutes(app: OpenAPIHono<AppEnv>, deps: ArtifactD
     if (meta.value === null) throw new ApiError('blob-not-found', 'No artifact has this id.', { blobId });
     const headers = artifactHeaders(meta.value);
     if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
-    const wanted = parseRange(c.req.header('range'), meta.value.size);
-    if (wanted.kind === 'unsatisfiable') {
+    const wanted = readRangeHeader(c.req.header('range'), meta.value.size);
+    // Unlike S3 (AWS ignores it), the REST API documents an end before its start as 416.
+    if (wanted.kind === 'unsatisfiable' || wanted.kind === 'reversed') {
       throw new ApiError(
         'range-not-satisfiable',
         'Only one byte range inside the artifact can be served.',

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { describedToolPack, type RunHandlerBinding, type ToolRegistry } from '@kindgi/bindings';
+import { describedToolPack, type PackCaller, type ToolRegistry } from '@kindgi/bindings';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
-import { apiErrorFromPack, apiErrorFromTransport } from '../../errors/pack-errors.js';
+import { restAnswer } from '../../errors/pack-errors.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import { pageById } from '../../pagination/page-in-memory.js';
 import { getToolRoute, invokeToolRoute, listToolsRoute } from './definitions.js';
 
 /** What the tool routes need; without a registry only `invoke` is mounted (the pack decides what exists). */
 export interface ToolDeps {
-  runHandler: RunHandlerBinding;
+  /** The app's pack-call pipeline. */
+  callPack: PackCaller;
   toolRegistry: ToolRegistry | undefined;
   cursors: CursorSealer;
 }
@@ -51,7 +52,8 @@ export function registerToolRoutes(app: OpenAPIHono<AppEnv>, deps: ToolDeps): vo
       // What the registry found travels with the call, so the router need not look the tool up again.
       packId = describedToolPack(tool, body.version);
     }
-    const reply = await deps.runHandler({
+    const reply = await deps.callPack({
+      kind: 'invoke',
       tool: body.version === undefined ? { id: toolId } : { id: toolId, version: body.version },
       input: body.input,
       ctx: { tenantId, runId: `call-${randomUUID()}`, requestId: c.get('requestId') },
@@ -60,12 +62,8 @@ export function registerToolRoutes(app: OpenAPIHono<AppEnv>, deps: ToolDeps): vo
       ...(body.deadlineMs === undefined ? {} : { deadlineMs: body.deadlineMs }),
       ...(packId === undefined ? {} : { packId }),
     });
-    if (reply.kind === 'err') throw apiErrorFromTransport(reply.error);
-    const message = reply.value;
-    if (message.kind === 'error') throw apiErrorFromPack(message);
-    if (message.kind !== 'result') {
-      throw new ApiError('pack-protocol-error', `The pack answered a tool call with '${message.kind}'.`);
-    }
-    return c.json({ output: message.output }, 200);
+    const answer = restAnswer(reply, 'result');
+    if (answer.kind === 'err') throw answer.error;
+    return c.json({ output: answer.value.output }, 200);
   });
 }

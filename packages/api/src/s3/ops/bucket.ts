@@ -6,6 +6,17 @@ import { s3FailureOf } from '../storage-errors.js';
 import { escapeXml, quoteEtag, S3_NAMESPACE, type XmlNode, xmlCannotCarry, xmlDocument } from '../xml.js';
 import type { S3Outcome } from './outcome.js';
 
+/** The `Owner` element of listings: the tenant is the account that owns the credential's bucket. */
+export function ownerNode(tenantId: string): XmlNode {
+  return [
+    'Owner',
+    [
+      ['ID', tenantId],
+      ['DisplayName', tenantId],
+    ],
+  ];
+}
+
 /** `encoding-type=url`: form-style (`+` for space), slashes kept, as S3 and boto3/awscli expect. */
 function urlEncodeKey(text: string): string {
   return uriEncode(text, true).replace(/%20/g, '+');
@@ -62,13 +73,7 @@ export async function listObjects(req: S3Request, version: 1 | 2): Promise<S3Out
     }
   }
   const fetchOwner = version === 1 || q.get('fetch-owner') === 'true';
-  const owner: XmlNode = [
-    'Owner',
-    [
-      ['ID', req.auth.credential.tenantId],
-      ['DisplayName', req.auth.credential.tenantId],
-    ],
-  ];
+  const owner = ownerNode(req.auth.credential.tenantId);
   const { contents, commonPrefixes, isTruncated, nextContinuationToken } = listed.value;
   const entries: XmlNode[] = [
     ...contents.map(
@@ -119,10 +124,18 @@ export async function listObjects(req: S3Request, version: 1 | 2): Promise<S3Out
   return xmlResponse(xmlDocument('ListBucketResult', children));
 }
 
-/** GetBucketLocation: the region the client signed for (empty for us-east-1, as S3 answers). */
+/**
+ * GetBucketLocation: the region the client signed for, one of the configured regions (empty for us-east-1, as S3
+ * answers for buckets there).
+ */
 export function bucketLocation(req: S3Request): S3Outcome {
   const region = req.auth.claim.region === 'us-east-1' ? '' : req.auth.claim.region;
   return xmlResponse(
     `<?xml version="1.0" encoding="UTF-8"?>\n<LocationConstraint xmlns="${S3_NAMESPACE}">${escapeXml(region)}</LocationConstraint>`,
   );
+}
+
+/** GetBucketVersioning: versioning is never enabled here, so the answer S3 gives for a never-versioned bucket. */
+export function bucketVersioning(): S3Outcome {
+  return xmlResponse(xmlDocument('VersioningConfiguration', []));
 }

@@ -65,6 +65,7 @@ export async function listUploads(req: S3Request): Promise<S3Outcome> {
             ['StorageClass', 'STANDARD'],
             ['Initiated', upload.initiated],
             ['ChecksumAlgorithm', upload.checksumAlgorithm?.toUpperCase()],
+            ['ChecksumType', upload.checksumType],
           ],
         ],
       ),

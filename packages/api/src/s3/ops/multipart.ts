@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { BlobChecksums, MultipartInitInput } from '@kindgi/bindings';
-import { planBody } from '../body-plan.js';
+import { type PlanOptions, planBody } from '../body-plan.js';
 import { verifiedBody } from '../body-stream.js';
-import {
-  CHECKSUM_ALGORITHMS,
-  type ChecksumAlgorithm,
-  checksumAlgorithmFromName,
-  compositeChecksum,
-} from '../checksums.js';
+import { defaultChecksumType, storedChecksumType } from '../checksums.js';
 import { findBodyFailure, type S3Failure, s3Error } from '../errors.js';
 import { readObjectAttributes } from '../object-headers.js';
 import { type S3Request, xmlResponse } from '../request.js';
@@ -20,13 +15,20 @@ import {
   type XmlNode,
   xmlDocument,
 } from '../xml.js';
+import {
+  assertedMatches,
+  checksumMismatch,
+  completionChecksums,
+  readAssertedChecksum,
+  readUploadChecksum,
+} from './multipart-checksums.js';
 import type { S3Outcome } from './outcome.js';
 
 const MAX_XML_BYTES = 4 * 1024 * 1024;
 
 /** Reads a small request body (an XML document) through the same verification as object bodies. */
-export async function readSmallBody(req: S3Request): Promise<string | S3Failure> {
-  const plan = planBody(req.header, req.auth);
+export async function readSmallBody(req: S3Request, options: PlanOptions = {}): Promise<string | S3Failure> {
+  const plan = planBody(req.header, req.auth, options);
   if (plan.kind === 'err') return plan.error;
   if (plan.value.size !== undefined && plan.value.size > MAX_XML_BYTES) return s3Error('MalformedXML');
   const body = verifiedBody(req.body(), plan.value);
@@ -53,14 +55,17 @@ export async function readSmallBody(req: S3Request): Promise<string | S3Failure>
   return text.toString('utf8');
 }
 
-/** InitiateMultipartUpload (`POST ?uploads`); `x-amz-checksum-algorithm` is kept and echoed. */
+/** InitiateMultipartUpload (`POST ?uploads`); `x-amz-checksum-algorithm` and `-type` are kept and echoed. */
 export async function initiateUpload(req: S3Request, rawHeaders: Headers): Promise<S3Outcome> {
   const attributes = readObjectAttributes(rawHeaders);
   if (attributes.kind === 'err') return s3Error(attributes.error.code, attributes.error.message);
+  const checksum = readUploadChecksum(req.header);
+  if (checksum.kind === 'err') return checksum.error;
   const input: MultipartInitInput = attributes.value;
-  const algorithmName = req.header('x-amz-checksum-algorithm');
-  const algorithm = algorithmName === undefined ? undefined : checksumAlgorithmFromName(algorithmName.trim());
-  if (algorithm !== undefined) input.checksumAlgorithm = algorithm;
+  if (checksum.value !== undefined) {
+    input.checksumAlgorithm = checksum.value.algorithm;
+    input.checksumType = checksum.value.type;
+  }
   const started = await req.storage.initiateMultipartUpload(req.auth.credential.tenantId, req.bucket, req.key, input);
   if (started.kind === 'err') return s3FailureOf(started.error, req.logger, req.requestId);
   const response = xmlResponse(
@@ -70,52 +75,40 @@ export async function initiateUpload(req: S3Request, rawHeaders: Headers): Promi
       ['UploadId', started.value.uploadId],
     ]),
   );
-  if (algorithm !== undefined) {
-    response.headers.set('x-amz-checksum-algorithm', algorithm.toUpperCase());
-    response.headers.set('x-amz-checksum-type', 'COMPOSITE');
+  if (checksum.value !== undefined) {
+    response.headers.set('x-amz-checksum-algorithm', checksum.value.algorithm.toUpperCase());
+    response.headers.set('x-amz-checksum-type', checksum.value.type);
   }
   return response;
 }
 
 /**
- * The composite checksum to keep with a completing upload, from its stored part checksums: the upload's
- * algorithm, else one every listed part has. A part checksum the client lists that differs from the stored one
- * is `InvalidPart`. A retried Complete (the upload already completed) gets the kept checksums from storage.
+ * The object checksum to keep with a completing upload (see `completionChecksums`). A retried Complete (the
+ * upload already completed, so its parts are gone) computes nothing: storage answers with the kept checksums.
  */
-async function completionChecksums(
+async function checksumsToKeep(
   req: S3Request,
   uploadId: string,
   parts: readonly CompletionPart[],
 ): Promise<BlobChecksums | S3Failure | undefined> {
   const listed = await req.storage.listParts(req.auth.credential.tenantId, req.bucket, req.key, uploadId);
   if (listed.kind === 'err') return undefined;
-  const stored = new Map(listed.value.parts.map((part) => [part.partNumber, part.checksums ?? {}]));
-  for (const part of parts) {
-    for (const [algorithm, value] of Object.entries(part.checksums ?? {}) as Array<[ChecksumAlgorithm, string]>) {
-      const kept = stored.get(part.partNumber)?.[algorithm];
-      if (kept !== undefined && kept !== value) {
-        return s3Error('InvalidPart', `The ${algorithm.toUpperCase()} of part ${part.partNumber} does not match.`);
-      }
-    }
-  }
-  const algorithm =
-    listed.value.checksumAlgorithm ??
-    CHECKSUM_ALGORITHMS.find((name) => parts.every((part) => stored.get(part.partNumber)?.[name] !== undefined));
-  if (algorithm === undefined) return undefined;
-  const composite = compositeChecksum(
-    algorithm,
-    parts.map((part) => stored.get(part.partNumber)?.[algorithm]),
-  );
-  return composite === undefined ? undefined : { [algorithm]: composite };
+  const checksums = await completionChecksums(req.header, listed.value, parts);
+  return checksums.kind === 'err' ? checksums.error : checksums.value;
 }
 
-/** CompleteMultipartUpload (`POST ?uploadId=`): ETag `md5(concat(part md5s))-N`. */
+/**
+ * CompleteMultipartUpload (`POST ?uploadId=`): ETag `md5(concat(part md5s))-N`; `x-amz-checksum-<alg>` is the
+ * object's checksum (checked against the parts', never against this request's XML body).
+ */
 export async function completeUpload(req: S3Request, uploadId: string): Promise<S3Outcome> {
-  const text = await readSmallBody(req);
+  const asserted = readAssertedChecksum(req.header);
+  if (asserted.kind === 'err') return asserted.error;
+  const text = await readSmallBody(req, { checksumHeaders: 'object' });
   if (typeof text !== 'string') return text;
   const parts = parseCompleteMultipartUpload(text);
   if (parts.kind === 'err') return parts.error;
-  const checksums = await completionChecksums(req, uploadId, parts.value);
+  const checksums = await checksumsToKeep(req, uploadId, parts.value);
   if (checksums !== undefined && 'code' in checksums) return checksums;
   const done = await req.storage.completeMultipartUpload(
     req.auth.credential.tenantId,
@@ -127,6 +120,13 @@ export async function completeUpload(req: S3Request, uploadId: string): Promise<
   );
   if (done.kind === 'err') return s3FailureOf(done.error, req.logger, req.requestId);
   const kept = done.value.checksums ?? {};
+  if (asserted.value !== undefined) {
+    // Only a retried Complete gets here unchecked: hold it to what the first one kept.
+    const value = kept[asserted.value.algorithm];
+    if (value === undefined || !assertedMatches(asserted.value, value)) {
+      return checksumMismatch(asserted.value.algorithm);
+    }
+  }
   return xmlResponse(
     xmlDocument('CompleteMultipartUploadResult', [
       ['Location', req.resource],
@@ -134,6 +134,7 @@ export async function completeUpload(req: S3Request, uploadId: string): Promise<
       ['Key', req.key],
       ['ETag', quoteEtag(done.value.etag)],
       ...PART_CHECKSUM_ELEMENTS.map(([element, algorithm]): XmlNode => [element, kept[algorithm]]),
+      ['ChecksumType', storedChecksumType(kept)],
     ]),
   );
 }
@@ -156,6 +157,7 @@ export async function listParts(req: S3Request, uploadId: string): Promise<S3Out
   const maxParts = Math.min(1000, Number(maxText));
   const listed = await req.storage.listParts(req.auth.credential.tenantId, req.bucket, req.key, uploadId);
   if (listed.kind === 'err') return s3FailureOf(listed.error, req.logger, req.requestId);
+  const algorithm = listed.value.checksumAlgorithm;
   const after = listed.value.parts.filter((part) => part.partNumber > marker);
   const page = after.slice(0, maxParts);
   const truncated = after.length > page.length;
@@ -169,7 +171,11 @@ export async function listParts(req: S3Request, uploadId: string): Promise<S3Out
       ['NextPartNumberMarker', page.at(-1)?.partNumber ?? marker],
       ['MaxParts', maxParts],
       ['IsTruncated', truncated],
-      ['ChecksumAlgorithm', listed.value.checksumAlgorithm?.toUpperCase()],
+      ['ChecksumAlgorithm', algorithm?.toUpperCase()],
+      [
+        'ChecksumType',
+        algorithm === undefined ? undefined : (listed.value.checksumType ?? defaultChecksumType(algorithm)),
+      ],
       ...page.map(
         (part): XmlNode => [
           'Part',

@@ -2,7 +2,7 @@ import type { BlobChecksums } from '@kindgi/bindings';
 import { type BlobPutInput, MAX_MULTIPART_PARTS } from '@kindgi/bindings';
 import { planBody } from '../body-plan.js';
 import { verifiedBody } from '../body-stream.js';
-import { CHECKSUM_ALGORITHMS } from '../checksums.js';
+import { CHECKSUM_ALGORITHMS, storedChecksumType } from '../checksums.js';
 import { s3Error } from '../errors.js';
 import { readObjectAttributes } from '../object-headers.js';
 import type { S3Request } from '../request.js';
@@ -10,12 +10,15 @@ import { s3FailureOf } from '../storage-errors.js';
 import { quoteEtag } from '../xml.js';
 import type { S3Outcome } from './outcome.js';
 
-function writeHeaders(etag: string, checksums: BlobChecksums): Headers {
+/** ETag and verified checksums; an object (not a part) also names its checksum type, as S3 answers PutObject. */
+function writeHeaders(etag: string, checksums: BlobChecksums, object: boolean): Headers {
   const headers = new Headers({ etag: quoteEtag(etag) });
   for (const algorithm of CHECKSUM_ALGORITHMS) {
     const value = checksums[algorithm];
     if (value !== undefined) headers.set(`x-amz-checksum-${algorithm}`, value);
   }
+  const type = object ? storedChecksumType(checksums) : undefined;
+  if (type !== undefined) headers.set('x-amz-checksum-type', type);
   return headers;
 }
 
@@ -39,7 +42,7 @@ export async function putObject(req: S3Request, rawHeaders: Headers): Promise<S3
   if (ifMatch !== undefined) input.ifMatch = ifMatch.trim().replace(/^"|"$/g, '');
   const stored = await req.storage.putByKey(req.auth.credential.tenantId, req.bucket, req.key, input);
   if (stored.kind === 'err') return s3FailureOf(stored.error, req.logger, req.requestId);
-  return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums) });
+  return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums, true) });
 }
 
 /** Reads and validates `partNumber` (1..10000). */
@@ -68,5 +71,5 @@ export async function uploadPart(req: S3Request, uploadId: string): Promise<S3Ou
     checksums: body.checksums,
   });
   if (stored.kind === 'err') return s3FailureOf(stored.error, req.logger, req.requestId);
-  return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums) });
+  return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums, false) });
 }

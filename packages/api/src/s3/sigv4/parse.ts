@@ -36,6 +36,13 @@ function authInvalid(message: string): S3Failure {
   return s3Error('InvalidRequest', message, 403);
 }
 
+/** AWS's answer to Signature Version 2 (header `AWS <key>:<signature>` or `AWSAccessKeyId`/`Signature` query). */
+const SIGV2_REFUSED = 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.';
+
+function sigV2Refused(): S3Failure {
+  return s3Error('InvalidRequest', SIGV2_REFUSED, 400);
+}
+
 function parseScope(
   credential: string,
 ): Result<Omit<SigV4Claim, 'presigned' | 'amzDate' | 'signedHeaders' | 'signature' | 'payloadHash'>, S3Failure> {
@@ -89,6 +96,7 @@ function parseHeaderAuth(source: SigV4Source): Result<SigV4Claim, S3Failure> {
   const authorization = source.header('authorization');
   if (authorization === undefined) return err(s3Error('AccessDenied', 'The request carries no SigV4 credentials.'));
   const space = authorization.indexOf(' ');
+  if (space > 0 && authorization.slice(0, space) === 'AWS') return err(sigV2Refused());
   if (space < 0 || authorization.slice(0, space) !== 'AWS4-HMAC-SHA256') {
     return err(authInvalid('The authorization mechanism must be AWS4-HMAC-SHA256.'));
   }
@@ -125,9 +133,16 @@ function parseHeaderAuth(source: SigV4Source): Result<SigV4Claim, S3Failure> {
   });
 }
 
-/** Reads the SigV4 claim from a presigned query (when `X-Amz-Algorithm` is present) or the Authorization header. */
+/**
+ * Reads the SigV4 claim from a presigned query (when `X-Amz-Algorithm` is present) or the Authorization header.
+ * Signature Version 2 is refused as AWS refuses it in SigV4-only regions (400 `InvalidRequest`), so a client
+ * presigning with it by default (boto3 with a custom endpoint) learns what to change, not that it is unsigned.
+ */
 export function parseSigV4(source: SigV4Source): Result<SigV4Claim, S3Failure> {
-  return source.query.has('X-Amz-Algorithm') ? parsePresigned(source) : parseHeaderAuth(source);
+  if (source.query.has('X-Amz-Algorithm')) return parsePresigned(source);
+  const sigV2Query = source.query.has('AWSAccessKeyId') && source.query.has('Signature');
+  if (sigV2Query && source.header('authorization') === undefined) return err(sigV2Refused());
+  return parseHeaderAuth(source);
 }
 
 const SKEW_SECONDS = 900;

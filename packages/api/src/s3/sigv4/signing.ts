@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { canonicalQuery, canonicalUri } from './encoding.js';
 
 /** sha256 of the empty string, hex: the payload hash of a bodiless request and of each chunk's "previous". */
@@ -113,13 +113,6 @@ export function signHex(signingKey: Uint8Array, toSign: string): string {
   return createHmac('sha256', signingKey).update(toSign).digest('hex');
 }
 
-/** Constant-time equality of two strings (lengths may differ; the comparison still takes the same path). */
-export function constantTimeEqual(expected: string, actual: string): boolean {
-  const a = Buffer.from(expected, 'utf8');
-  const b = Buffer.from(actual, 'utf8');
-  if (a.length !== b.length) {
-    timingSafeEqual(a, a);
-    return false;
-  }
-  return timingSafeEqual(a, b);
-}
+// The one constant-time compare (SHA-256 digests, so lengths do not show); kept under this name, which the
+// S3 surface exports.
+export { constantTimeEqual } from '@kindgi/protocol';

@@ -83,15 +83,17 @@ export function checkSigV4Scope(claim: SigV4Claim, scope: SigV4Scope = {}): Resu
     return err(s3Error(code, `${what}; incorrect service "${claim.service}". This endpoint belongs to "s3".`));
   }
   if (!regions.includes(claim.region)) {
-    return err(s3Error(code, `${what}; the region '${claim.region}' is wrong; expecting '${regions[0]}'`));
+    const failure = s3Error(code, `${what}; the region '${claim.region}' is wrong; expecting '${regions[0]}'`);
+    return err({ ...failure, region: regions[0] as string });
   }
   return ok(undefined);
 }
 
 /**
- * Verifies a request's SigV4 header or presigned signature: parse, clock and scope checks (service `s3`, an
- * accepted region), credential lookup (unknown → `InvalidAccessKeyId`, expired → `AccessDenied`), then a
- * constant-time signature compare. The payload itself is checked later, while it streams.
+ * Verifies a request's SigV4 header or presigned signature: parse (a SigV2 signature → 400 `InvalidRequest`,
+ * none at all → 403 `AccessDenied`), clock and scope checks (service `s3`, an accepted region), credential
+ * lookup (unknown → `InvalidAccessKeyId`, expired → `AccessDenied`), then a constant-time signature compare.
+ * The payload itself is checked later, while it streams.
  */
 export async function verifySigV4(
   request: SigV4Request,

@@ -1,0 +1,22 @@
+// One implementation of the blob semantics over two small ports (bytes, rows); every blob storage
+// (blob-fs, blob-s3, the in-memory one of @kindgi/testing) is an adapter implementing them.
+export { blobStorageError } from './guard.js';
+export type {
+  BlobBytesPort,
+  BlobRowsPort,
+  BlobStoragePorts,
+  BytesTarget,
+  CommitOutcome,
+  CompleteOutcome,
+  ObjectRowsPort,
+  ObjectWhere,
+  StoredObject,
+  StoredPart,
+  StoredUpload,
+  UploadAnswer,
+  UploadRowsPort,
+  WriteConditions,
+  WrittenBytes,
+} from './ports.js';
+export { listByPrefixOverScan, type ScanObjects } from './scan-listing.js';
+export { createBlobStorage } from './storage.js';

@@ -1,0 +1,37 @@
+import type { RunStore } from '../runs.js';
+
+/** The watchers of a store used by one process: `changed` and `queued` call them after a commit. */
+export interface LocalRunWatchers {
+  watch: RunStore['watch'];
+  watchQueue: RunStore['watchQueue'];
+  changed(tenantId: string, runId: string): void;
+  queued(): void;
+}
+
+export function createLocalRunWatchers(): LocalRunWatchers {
+  const runs = new Map<string, Set<() => void>>();
+  const queue = new Set<() => void>();
+  const keyOf = (tenantId: string, runId: string) => `${tenantId}\u0000${runId}`;
+  return {
+    watch(tenantId, runId, onChange) {
+      const key = keyOf(tenantId, runId);
+      const set = runs.get(key) ?? new Set();
+      runs.set(key, set);
+      set.add(onChange);
+      return () => {
+        set.delete(onChange);
+        if (set.size === 0 && runs.get(key) === set) runs.delete(key);
+      };
+    },
+    watchQueue(onQueued) {
+      queue.add(onQueued);
+      return () => queue.delete(onQueued);
+    },
+    changed(tenantId, runId) {
+      for (const listener of runs.get(keyOf(tenantId, runId)) ?? []) listener();
+    },
+    queued() {
+      for (const listener of queue) listener();
+    },
+  };
+}
