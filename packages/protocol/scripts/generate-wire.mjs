@@ -98,11 +98,20 @@ function validatorsModule(schemas) {
   return `// ${HEADER}\n${asEsModule(standaloneCode(ajv, refs))}\n`;
 }
 
-// Ajv's ES module output still loads its runtime helpers with require(): the module gets one. (A static
-// import would not do: Node and Vite disagree on the default import of a CommonJS module with __esModule.)
+// Ajv's ES module output still loads its runtime helpers (deep equality, string length in code points) with
+// require(). Those become static imports so that bundlers (tsup, a pack's esbuild build) carry the helpers
+// along: a createRequire() would resolve them from wherever the bundle lands. Node hands a CommonJS module's
+// exports over as the namespace's `default`, bundlers the module's own `default`: the import takes either.
 function asEsModule(code) {
-  const prelude = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);";
-  return `${prelude}\n${code.replace(/^"use strict";\n?/, '')}`;
+  const imports = [];
+  const body = code
+    .replace(/^"use strict";\n?/, '')
+    .replace(/^const (\w+) = require\("([^"]+)"\)\.default;$/gm, (_, name, path) => {
+      imports.push(`import * as ${name}Module from '${path}.js';`);
+      return `const ${name} = ${name}Module.default.default ?? ${name}Module.default;`;
+    });
+  if (/\brequire\(/.test(body)) throw new Error('generate-wire: Ajv emitted a require() this script does not convert');
+  return `${imports.join('\n')}\n${body}`;
 }
 
 function validatorsDeclarations() {
