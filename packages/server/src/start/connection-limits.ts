@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerOptions } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 
@@ -14,7 +14,7 @@ export const connectionsConfigSchema = z
     requestTimeoutMs: z.number().int().min(0).default(300_000),
     /** How long a kept-alive connection may wait idle for its next request. */
     keepAliveTimeoutMs: z.number().int().min(1).default(5_000),
-    /** How long a client may send nothing while the server reads its request; 0 turns it off. */
+    /** How long a client may send nothing while the server reads a request body; 0 turns it off. */
     idleTimeoutMs: z.number().int().min(0).default(30_000),
     /** Open connections one client address may hold; past it a new one is closed at once. 0: no cap. */
     maxPerAddress: z.number().int().min(0).default(256),
@@ -46,21 +46,22 @@ function hasNoBody(request: IncomingMessage): boolean {
 }
 
 /**
- * The idle timeout covers the time the server waits on the client, not the other way round: a socket
- * silent for `idleTimeoutMs` while its request is still arriving is destroyed, while one waiting on a long
- * tool call (up to its 15 min deadline) is not. Between requests Node's keep-alive timeout applies.
+ * The idle timeout covers the time the server waits on the client for a request's body, not the other way
+ * round: a socket silent for `idleTimeoutMs` while its body is still arriving is destroyed, while one waiting
+ * on a long tool call (up to its 15 min deadline) is not. Before a request's header is complete the header
+ * timeout applies (answered 408), and between requests the keep-alive timeout.
  */
 function limitIdle(server: Server, idleTimeoutMs: number): void {
   if (idleTimeoutMs === 0) return;
-  server.on('connection', (socket: Socket) => socket.setTimeout(idleTimeoutMs));
-  server.on('request', (request: IncomingMessage) => {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (hasNoBody(request)) return;
     const { socket } = request;
-    if (hasNoBody(request)) {
-      socket.setTimeout(0);
-      return;
-    }
     socket.setTimeout(idleTimeoutMs);
-    request.once('end', () => socket.setTimeout(0));
+    // Once the body is in, the client waits on the server. A response that went first (an early error) has
+    // already put Node's keep-alive timeout on the socket: that one stays.
+    request.once('end', () => {
+      if (!response.writableEnded) socket.setTimeout(0);
+    });
   });
 }
 
