@@ -1,6 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import {
+  type ApiLogger,
   type BlobStorageBinding,
+  consoleLogger,
   type IdempotencyStore,
   type RunCheckBinding,
   type RunHandlerBinding,
@@ -11,12 +13,12 @@ import {
   type ToolRegistry,
   toRunCheck,
 } from '@kindgi/bindings';
+import { createS3App } from '@kindgi/s3';
 import { trimTrailingSlash } from 'hono/trailing-slash';
 import type { AppEnv } from './env.js';
 import { installErrorHandlers } from './errors/install.js';
 import { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
 import { idempotencyMiddleware } from './idempotency/middleware.js';
-import { type ApiLogger, consoleLogger } from './logger.js';
 import { authMiddleware } from './middleware/auth.js';
 import { jsonBodyLimitMiddleware } from './middleware/body-limit.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
@@ -34,7 +36,6 @@ import type { RunExecutionOptions } from './runs/execution-options.js';
 import { RunExecutor } from './runs/executor.js';
 import { apiPackCaller } from './runs/pack-caller.js';
 import type { StreamTiming } from './runs/stream.js';
-import { createS3App } from './s3/index.js';
 import { applyTelemetry } from './telemetry/app-hook.js';
 import { type MetricsRouteOptions, mountMetricsRoute } from './telemetry/metrics-route.js';
 

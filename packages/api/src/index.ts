@@ -1,15 +1,5 @@
-export { type CreateAppInput, createApp, DEFAULT_ARTIFACT_MAX_BYTES, type KindgiApp } from './app.js';
-export type { AppEnv } from './env.js';
-export { ApiError, type ErrorEnvelope } from './errors/api-error.js';
-export { REST_ERROR_STATUS, type RestErrorCode, type RestErrorStatus, statusFor } from './errors/codes.js';
-export { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
-export { type IdempotencyOptions, idempotencyMiddleware } from './idempotency/middleware.js';
-export type { ApiLogger } from './logger.js';
-export { createOpenApiDocument, OPENAPI_PATH, type OpenApiMeta } from './openapi/document.js';
-export { type CursorSealer, createCursorSealer } from './pagination/cursor-seal.js';
-export type { ReadinessCheckResult, ReadinessProbe } from './routes/health.js';
-export { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './runs/execution-options.js';
-export type { StreamTiming } from './runs/stream.js';
+export type { ApiLogger } from '@kindgi/bindings';
+// The S3 surface lives in @kindgi/s3; these names stay here for code that imported them from @kindgi/api.
 export {
   AwsChunkedDecoder,
   type AwsChunkedOptions,
@@ -36,7 +26,18 @@ export {
   trailerStringToSign,
   type VerifiedSigV4,
   verifySigV4,
-} from './s3/index.js';
+} from '@kindgi/s3';
+export { type CreateAppInput, createApp, DEFAULT_ARTIFACT_MAX_BYTES, type KindgiApp } from './app.js';
+export type { AppEnv } from './env.js';
+export { ApiError, type ErrorEnvelope } from './errors/api-error.js';
+export { REST_ERROR_STATUS, type RestErrorCode, type RestErrorStatus, statusFor } from './errors/codes.js';
+export { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
+export { type IdempotencyOptions, idempotencyMiddleware } from './idempotency/middleware.js';
+export { createOpenApiDocument, OPENAPI_PATH, type OpenApiMeta } from './openapi/document.js';
+export { type CursorSealer, createCursorSealer } from './pagination/cursor-seal.js';
+export type { ReadinessCheckResult, ReadinessProbe } from './routes/health.js';
+export { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './runs/execution-options.js';
+export type { StreamTiming } from './runs/stream.js';
 export type { MetricsRouteOptions } from './telemetry/metrics-route.js';
 export { withS3Telemetry } from './telemetry/standalone-s3.js';
 export { formatTraceparent, parseTraceparent } from './telemetry/trace-context.js';

@@ -38,4 +38,12 @@ describe('@kindgi/api public surface', () => {
       'withS3Telemetry',
     ]);
   });
+
+  it('re-exports the S3 surface of @kindgi/s3 itself, for code that imported it from here', async () => {
+    const api = await import('../src/index.js');
+    const s3 = await import('@kindgi/s3');
+    for (const name of Object.keys(s3)) {
+      expect(api[name as keyof typeof api], name).toBe(s3[name as keyof typeof s3]);
+    }
+  });
 });

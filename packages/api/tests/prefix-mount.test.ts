@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
+import { s3CliEnvironment } from '@kindgi/testing';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_A, makeApp } from './helpers.js';
-import { cliEnvironment } from './s3-harness.js';
 
 // A host application embedding Kindgi as Hono users embed apps, with nothing else changed.
 const run = promisify(execFile);
@@ -95,7 +95,7 @@ describe("createApp mounted with host.route('/kindgi', app)", () => {
   it('serves the S3 surface to the AWS CLI at --endpoint-url <host>/kindgi/s3 (SigV4 over the full path)', async () => {
     const body = randomBytes(70_000);
     writeFileSync(join(dir, 'up.bin'), body);
-    const env = cliEnvironment(dir, { keyId: KEY_ID, secret: SECRET });
+    const env = s3CliEnvironment(dir, { keyId: KEY_ID, secret: SECRET });
     const aws = async (...args: string[]) =>
       (await run('aws', [...args, '--endpoint-url', `${origin}/kindgi/s3`], { env, cwd: dir })).stdout;
     await aws('s3', 'cp', join(dir, 'up.bin'), `s3://${BUCKET}/reports/up load.bin`);

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createAdaptorServer } from '@hono/node-server';
 import {
   createInMemoryBlobStorage,
@@ -33,6 +33,18 @@ async function listen(app: ReturnType<typeof createApp>): Promise<string> {
       }),
   );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function s3Client(origin: string): S3Client {
+  const s3 = new S3Client({
+    endpoint: `${origin}/s3`,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET },
+    maxAttempts: 1,
+  });
+  closers.push(async () => s3.destroy());
+  return s3;
 }
 
 describe('which surfaces are mounted', () => {
@@ -77,14 +89,7 @@ describe('one blob, two faces', () => {
     const blobStorage = createInMemoryBlobStorage();
     const { app } = makeApp({ blobStorage, s3Credentials });
     const origin = await listen(app);
-    const s3 = new S3Client({
-      endpoint: `${origin}/s3`,
-      forcePathStyle: true,
-      region: 'us-east-1',
-      credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET },
-      maxAttempts: 1,
-    });
-    closers.push(async () => s3.destroy());
+    const s3 = s3Client(origin);
 
     const form = new FormData();
     form.append('file', new Blob(['from rest'], { type: 'text/plain' }), 'rest.txt');
@@ -104,5 +109,26 @@ describe('one blob, two faces', () => {
     expect(viaS3).toBeDefined();
     const downloaded = await fetch(`${origin}/v1/artifacts/${viaS3?.blobId}`, { headers: AUTH_A });
     expect(await downloaded.text()).toBe('from s3');
+  });
+
+  it('an S3 copy is a new artifact: listed and downloaded over REST under its own blobId', async () => {
+    const { app } = makeApp({ blobStorage: createInMemoryBlobStorage(), s3Credentials });
+    const origin = await listen(app);
+    const s3 = s3Client(origin);
+    await s3.send(new PutObjectCommand({ Bucket: 'artifacts', Key: 'orig.txt', Body: 'copied bytes' }));
+    await s3.send(
+      new CopyObjectCommand({ Bucket: 'artifacts', Key: 'dir/copy.txt', CopySource: 'artifacts/orig.txt' }),
+    );
+    const listed = (await (await fetch(`${origin}/v1/artifacts`, { headers: AUTH_A })).json()) as {
+      data: { blobId: string; key: string }[];
+    };
+    const copy = listed.data.find((artifact) => artifact.key === 'dir/copy.txt');
+    const original = listed.data.find((artifact) => artifact.key === 'orig.txt');
+    expect(copy?.blobId).toBeDefined();
+    expect(copy?.blobId).not.toBe(original?.blobId);
+    const downloaded = await fetch(`${origin}/v1/artifacts/${copy?.blobId}`, { headers: AUTH_A });
+    expect(await downloaded.text()).toBe('copied bytes');
+    const got = await s3.send(new GetObjectCommand({ Bucket: 'artifacts', Key: 'dir/copy.txt' }));
+    expect(await got.Body?.transformToString()).toBe('copied bytes');
   });
 });

@@ -1,3 +1,4 @@
+export { type ApiLogger, consoleLogger } from './api-logger.js';
 export type { Principal, TokenResolver } from './auth.js';
 export {
   type BlobBytesPort,
@@ -114,6 +115,7 @@ export type {
   RunHandlerBinding,
   ToolCall,
 } from './pack-calls.js';
+export { type RangeHeader, readRangeHeader } from './range-header.js';
 export { attemptRun, unwrapRun } from './run-core/refusals.js';
 export type { PagedRun, RunRows, StoredRunEvent } from './run-core/rows.js';
 export { createRunStore } from './run-core/store.js';

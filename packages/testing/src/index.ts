@@ -8,6 +8,7 @@ export {
   scriptedReply,
 } from './pack-calls.js';
 export { createInMemoryRunStore } from './run-store.js';
+export { s3CliEnvironment } from './s3-cli-environment.js';
 export { createStaticS3Credentials } from './s3-credentials.js';
 export { parseSseFrames, readSse, type SseFrame } from './sse.js';
 export { type AppBindings, createStubAppBindings, UnprovidedBindingError } from './stub-bindings.js';

@@ -20,6 +20,7 @@ describe('@kindgi/testing public surface', () => {
       'openStorageInTempDir',
       'parseSseFrames',
       'readSse',
+      's3CliEnvironment',
       'scriptedReply',
     ]);
   });

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ApiLogger } from '@kindgi/bindings';
 import type { AppEnv } from '../env.js';
-import type { ApiLogger } from '../logger.js';
 import { methodNotAllowedFinder } from '../middleware/method-not-allowed.js';
 import { ApiError } from './api-error.js';
 import { errorResponse, toApiError } from './respond.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaimedRun, GuardrailDescriptor, PackCaller, RunRecord, RunStore } from '@kindgi/bindings';
+import type { ApiLogger, ClaimedRun, GuardrailDescriptor, PackCaller, RunRecord, RunStore } from '@kindgi/bindings';
 import { ApiError } from '../errors/api-error.js';
-import type { ApiLogger } from '../logger.js';
 import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './execution-options.js';
 import { attemptRun } from './run-call.js';
 import { must, TERMINAL_STATUSES } from './store-result.js';

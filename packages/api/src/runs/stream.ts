@@ -1,9 +1,8 @@
-import type { RunEvent, RunRecord, RunStore } from '@kindgi/bindings';
+import type { ApiLogger, RunEvent, RunRecord, RunStore } from '@kindgi/bindings';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../env.js';
 import { ApiError } from '../errors/api-error.js';
-import type { ApiLogger } from '../logger.js';
 import { must, TERMINAL_EVENTS, TERMINAL_STATUSES } from './store-result.js';
 
 /** How a run stream paces itself. */

@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createS3App, withS3Telemetry } from '@kindgi/api';
+import { withS3Telemetry } from '@kindgi/api';
 import type { BlobStorageBinding, S3CredentialBinding, TelemetryBinding } from '@kindgi/bindings';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
+import { createS3App } from '@kindgi/s3';
 import type { ServerConfig } from '../config.js';
 import { type DrainableHttp, drainableHttp } from '../drain.js';
 import { connectionServerOptions, limitConnections } from './connection-limits.js';

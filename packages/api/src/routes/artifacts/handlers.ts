@@ -1,10 +1,15 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { BlobFilter, BlobMeta, BlobStorageBinding, RunStore } from '@kindgi/bindings';
+import {
+  type BlobFilter,
+  type BlobMeta,
+  type BlobStorageBinding,
+  type RunStore,
+  readRangeHeader,
+} from '@kindgi/bindings';
 import { canonicalJson } from '@kindgi/protocol';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { apiErrorFromBlob } from '../../errors/blob-errors.js';
-import { readRangeHeader } from '../../http/range-header.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import {
   deleteArtifactRoute,

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type {
+  ApiLogger,
   GuardrailDescriptor,
   RunCheckBinding,
   RunFilter,
@@ -10,7 +11,6 @@ import type {
 import { canonicalJson } from '@kindgi/protocol';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
-import type { ApiLogger } from '../../logger.js';
 import { mountPrefix } from '../../middleware/mount-prefix.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import type { RunExecutor } from '../../runs/executor.js';

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import {
   CompleteMultipartUploadCommand,
@@ -13,12 +12,10 @@ import {
   UploadPartCopyCommand,
   type UploadPartCopyCommandInput,
 } from '@aws-sdk/client-s3';
-import { createAdaptorServer } from '@hono/node-server';
 import type { BlobStorageBinding } from '@kindgi/bindings';
 import { ok } from '@kindgi/protocol';
-import { createInMemoryBlobStorage, createStaticS3Credentials } from '@kindgi/testing';
+import { createInMemoryBlobStorage } from '@kindgi/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AUTH_A, makeApp } from './helpers.js';
 import { BUCKET, KEY_ID, SECRET, startS3Server, TENANT } from './s3-harness.js';
 import { SDK_BINDINGS, useSdkServer } from './s3-sdk-harness.js';
 
@@ -46,12 +43,12 @@ afterAll(() => {
   for (const c of clients.splice(0)) c.destroy();
 });
 
-function clientFor(endpoint: string, keyId = KEY_ID, secret = SECRET): S3Client {
+function clientFor(endpoint: string): S3Client {
   const c = new S3Client({
     endpoint,
     forcePathStyle: true,
     region: 'us-east-1',
-    credentials: { accessKeyId: keyId, secretAccessKey: secret },
+    credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET },
     maxAttempts: 1,
   });
   clients.push(c);
@@ -201,41 +198,6 @@ describe('copies guarded against what storage hands back', () => {
       expect(huge.message).toContain('larger than the maximum allowable size for a copy source: 5368709120');
     } finally {
       await server.close();
-    }
-  });
-});
-
-describe('the REST artifact view', () => {
-  it('lists and serves a copy made over S3', async () => {
-    const blobStorage = createInMemoryBlobStorage();
-    const s3Credentials = createStaticS3Credentials({
-      AKIAKINDGICOPY000001: { secretKey: SECRET, tenantId: 'tenant-a', bucket: 'artifacts' },
-    });
-    const { app } = makeApp({ blobStorage, s3Credentials });
-    const server = createAdaptorServer({ fetch: app.fetch });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      const s3 = clientFor(`${origin}/s3`, 'AKIAKINDGICOPY000001');
-      await s3.send(new PutObjectCommand({ Bucket: 'artifacts', Key: 'orig.txt', Body: 'copied bytes' }));
-      await s3.send(
-        new CopyObjectCommand({ Bucket: 'artifacts', Key: 'dir/copy.txt', CopySource: 'artifacts/orig.txt' }),
-      );
-      const listed = (await (await fetch(`${origin}/v1/artifacts`, { headers: AUTH_A })).json()) as {
-        data: Array<{ blobId: string; key: string }>;
-      };
-      const copy = listed.data.find((artifact) => artifact.key === 'dir/copy.txt');
-      const original = listed.data.find((artifact) => artifact.key === 'orig.txt');
-      expect(copy?.blobId).toBeDefined();
-      expect(copy?.blobId).not.toBe(original?.blobId);
-      const downloaded = await fetch(`${origin}/v1/artifacts/${copy?.blobId}`, { headers: AUTH_A });
-      expect(await downloaded.text()).toBe('copied bytes');
-      expect(await bytesOf(s3, 'artifacts', 'dir/copy.txt')).toEqual(Buffer.from('copied bytes'));
-    } finally {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
     }
   });
 });

@@ -3,7 +3,7 @@ import type { BlobStorageBinding } from '@kindgi/bindings';
 import { openFsBlobStorage } from '@kindgi/blob-fs';
 import { createInMemoryBlobStorage, openStorageInTempDir } from '@kindgi/testing';
 import { afterAll, beforeAll } from 'vitest';
-import type { CreateS3AppInput } from '../src/s3/index.js';
+import type { CreateS3AppInput } from '../src/index.js';
 import { KEY_ID, type S3TestServer, SECRET, startS3Server } from './s3-harness.js';
 
 /** The bindings the AWS SDK suites run against. */

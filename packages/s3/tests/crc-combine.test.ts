@@ -5,8 +5,8 @@ import { crc32 } from 'node:zlib';
 import { Crc32c } from '@aws-crypto/crc32c';
 import { Crc64Nvme } from '@aws-sdk/crc64-nvme';
 import { describe, expect, it } from 'vitest';
-import { fullObjectChecksum } from '../src/s3/checksums.js';
-import { type CombinableCrc, combineCrc, combineCrcs } from '../src/s3/crc-combine.js';
+import { fullObjectChecksum } from '../src/checksums.js';
+import { type CombinableCrc, combineCrc, combineCrcs } from '../src/crc-combine.js';
 
 /** A small deterministic generator (xorshift32), so a failing layout can be replayed. */
 function generator(seed: number): (below: number) => number {

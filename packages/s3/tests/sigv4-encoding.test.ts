@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalQuery, canonicalUri, evaluateRange, parseAmzDate } from '../src/s3/index.js';
+import { evaluateRange } from '../src/conditions.js';
+import { canonicalQuery, canonicalUri } from '../src/index.js';
+import { parseAmzDate } from '../src/sigv4/parse.js';
 
 describe("S3's canonical URI", () => {
   it('re-encodes each segment once, per RFC 3986', () => {
@@ -60,5 +62,11 @@ describe('dates and ranges', () => {
     expect(evaluateRange('bytes=-5', 0)).toEqual({ kind: 'unsatisfiable' });
     // A unit other than bytes is ignored, as AWS S3 and RFC 9110 do.
     expect(evaluateRange('items=0-1', 10)).toEqual({ kind: 'full' });
+  });
+
+  it('serves the whole object for an end before its start, as AWS S3 does', () => {
+    expect(evaluateRange('bytes=5-2', 10)).toEqual({ kind: 'full' });
+    expect(evaluateRange('bytes=5-', 10)).toEqual({ kind: 'partial', range: { start: 5, end: 9 } });
+    expect(evaluateRange('bytes=20-', 10)).toEqual({ kind: 'unsatisfiable' });
   });
 });

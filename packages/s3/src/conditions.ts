@@ -1,5 +1,4 @@
-import type { BlobMeta, ByteRange } from '@kindgi/bindings';
-import { readRangeHeader } from '../http/range-header.js';
+import { type BlobMeta, type ByteRange, readRangeHeader } from '@kindgi/bindings';
 
 /** What the conditional headers decide for a GET/HEAD. */
 export type ConditionOutcome = 'proceed' | 'not-modified' | 'precondition-failed';

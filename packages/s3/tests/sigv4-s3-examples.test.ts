@@ -1,6 +1,7 @@
 import type { S3CredentialBinding } from '@kindgi/bindings';
 import { describe, expect, it } from 'vitest';
-import { AwsChunkedDecoder, findBodyFailure, type SigV4Request, verifySigV4 } from '../src/s3/index.js';
+import { findBodyFailure } from '../src/errors.js';
+import { AwsChunkedDecoder, type SigV4Request, verifySigV4 } from '../src/index.js';
 
 // The worked examples of the S3 SigV4 documentation ("Examples: Signature Calculations").
 const ACCESS_KEY = 'AKIAIOSFODNN7EXAMPLE';

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { crc32 } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Crc64Nvme } from '@aws-sdk/crc64-nvme';
-import { chunkStringToSign, deriveSigningKey, sha256Hex, signHex, trailerStringToSign } from '../src/s3/index.js';
+import { chunkStringToSign, deriveSigningKey, sha256Hex, signHex, trailerStringToSign } from '../src/sigv4/signing.js';
 import { BUCKET, type S3TestServer, SECRET, signRequest } from './s3-harness.js';
 
 /** CRC32 of `data` as S3 writes it (base64 of the big-endian value). */

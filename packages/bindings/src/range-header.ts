@@ -1,4 +1,4 @@
-import type { ByteRange } from '@kindgi/bindings';
+import type { ByteRange } from './blob-storage.js';
 
 /** What a `Range` header asks of an object of `size` bytes. */
 export type RangeHeader =

@@ -7,7 +7,7 @@ import {
   checksumTypeOf,
   createChecksummer,
   isWellFormedChecksum,
-} from '../src/s3/checksums.js';
+} from '../src/checksums.js';
 
 const hex = (value: string) => Buffer.from(value, 'hex').toString('base64');
 

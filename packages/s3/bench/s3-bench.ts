@@ -1,6 +1,6 @@
 // The S3 surface benchmark: 256 MiB PUT/GET with curl on presigned URLs against our surface and a raw
 // node:http floor, then 4 KiB PUT/GET ops/s at 8 concurrent against our surface and s3rver. Writes the
-// figures to docs/benchmarks/s3.md. Run: pnpm --filter @kindgi/api bench
+// figures to docs/benchmarks/s3.md. Run: pnpm --filter @kindgi/s3 bench
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -213,7 +213,7 @@ async function main(): Promise<void> {
 `;
     const report = `# S3 surface benchmark
 
-Command: \`pnpm --filter @kindgi/api bench\` (packages/api/bench/s3-bench.ts). Date: ${new Date().toISOString()}.
+Command: \`pnpm --filter @kindgi/s3 bench\` (packages/s3/bench/s3-bench.ts). Date: ${new Date().toISOString()}.
 Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}. Servers run in their own
 processes on 127.0.0.1; ours uses the filesystem binding (@kindgi/blob-fs: objects up to 64 KiB inside SQLite,
 concurrent PUTs committed together, one fsync per group; larger ones temp file, fsync, rename, SQLite row).

@@ -1,18 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { BlobStorageBinding, S3Credential } from '@kindgi/bindings';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
-import {
-  type CreateS3AppInput,
-  canonicalRequest,
-  createS3App,
-  deriveSigningKey,
-  sha256Hex,
-  signHex,
-  stringToSign,
-} from '../src/s3/index.js';
+import { type CreateS3AppInput, createS3App } from '../src/index.js';
+import { canonicalRequest, deriveSigningKey, sha256Hex, signHex, stringToSign } from '../src/sigv4/signing.js';
 
 export const KEY_ID = 'AKIAKINDGITEST000001';
 export const SECRET = 'kindgi/test+secret/0123456789abcdefghijkl';
@@ -151,29 +142,4 @@ export async function rawS3(server: S3TestServer, request: RawRequest): Promise<
 /** The `<Code>` of an S3 XML error body. */
 export function errorCode(body: Buffer | string): string | undefined {
   return /<Code>([^<]*)<\/Code>/.exec(body.toString())?.[1];
-}
-
-/**
- * Makes `dir` the home of the Debian S3 CLIs (aws, rclone, s3cmd), so they read no config but the test's and
- * talk only to 127.0.0.1: writes the AWS config (us-east-1, path-style) and returns the environment to run
- * them with, signing with `credentials` (by default the harness's).
- */
-export function cliEnvironment(
-  dir: string,
-  credentials: { keyId: string; secret: string } = { keyId: KEY_ID, secret: SECRET },
-): Record<string, string> {
-  writeFileSync(join(dir, 'aws-config'), '[default]\nregion = us-east-1\ns3 =\n  addressing_style = path\n');
-  return {
-    PATH: '/usr/bin:/bin',
-    HOME: dir,
-    LANG: 'C.UTF-8',
-    LC_ALL: 'C.UTF-8',
-    AWS_CONFIG_FILE: join(dir, 'aws-config'),
-    AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-credentials'),
-    AWS_ACCESS_KEY_ID: credentials.keyId,
-    AWS_SECRET_ACCESS_KEY: credentials.secret,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_PAGER: '',
-    NO_PROXY: '127.0.0.1',
-  };
 }

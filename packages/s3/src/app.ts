@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { BlobStorageBinding, S3CredentialBinding } from '@kindgi/bindings';
+import { type ApiLogger, type BlobStorageBinding, consoleLogger, type S3CredentialBinding } from '@kindgi/bindings';
 import { messageOf } from '@kindgi/protocol';
 import { type Context, Hono } from 'hono';
-import { type ApiLogger, consoleLogger } from '../logger.js';
-import { mountPrefix } from '../middleware/mount-prefix.js';
+import { basePath as hostBasePath } from 'hono/route';
 import { dispatch } from './dispatch.js';
 import { type S3Failure, s3Error } from './errors.js';
 import { listBuckets } from './ops/list-buckets.js';
@@ -116,8 +115,9 @@ export function createS3App(input: CreateS3AppInput): Hono {
     const rawQuery = question < 0 ? '' : target.slice(question + 1);
     const fail = (failure: S3Failure) => toResponse(failure, requestId, method, rawPath);
     // Under a host's prefix (`host.route('/kindgi', app)`) the raw path carries it too: the client signed it,
-    // so SigV4 checks the full path and only bucket and key parsing skip it.
-    const ownBase = mountPrefix(c) + basePath;
+    // so SigV4 checks the full path and only bucket and key parsing skip it. Hono rewrites a mounted app's
+    // routes but not the request's path; its basePath() names the prefix (`/` at the root).
+    const ownBase = hostBasePath(c).replace(/\/+$/, '') + basePath;
     if (rawPath !== ownBase && !rawPath.startsWith(`${ownBase}/`)) return fail(s3Error('InvalidURI'));
     try {
       const rawHeaders = c.req.raw.headers;

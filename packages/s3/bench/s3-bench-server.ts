@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { createAdaptorServer } from '@hono/node-server';
 import { openFsBlobStorage } from '@kindgi/blob-fs';
-import { createS3App } from '../src/s3/index.js';
+import { createS3App } from '../src/index.js';
 
 const [mode = 's3', dataDir = '/tmp/kindgi-s3-bench'] = process.argv.slice(2);
 export const BENCH_KEY_ID = 'AKIAKINDGIBENCH00001';

@@ -11,11 +11,11 @@ import {
   PutBucketVersioningCommand,
   paginateListBuckets,
 } from '@aws-sdk/client-s3';
+import { s3CliEnvironment } from '@kindgi/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listBuckets, type VisibleBucket } from '../src/s3/ops/list-buckets.js';
+import { listBuckets, type VisibleBucket } from '../src/ops/list-buckets.js';
 import {
   BUCKET,
-  cliEnvironment,
   errorCode,
   KEY_ID,
   OTHER_KEY_ID,
@@ -148,7 +148,10 @@ describe('the surface root on the wire', () => {
   });
 
   it('the Debian CLIs list the bucket and read its versioning and location', { timeout: 60_000 }, async () => {
-    const env = { ...cliEnvironment(dir), RCLONE_CONFIG: join(dir, 'rclone.conf') };
+    const env = {
+      ...s3CliEnvironment(dir, { keyId: KEY_ID, secret: SECRET }),
+      RCLONE_CONFIG: join(dir, 'rclone.conf'),
+    };
     writeFileSync(
       join(dir, 'rclone.conf'),
       `[k]\ntype = s3\nprovider = Other\naccess_key_id = ${KEY_ID}\nsecret_access_key = ${SECRET}\nendpoint = ${server.endpoint}\nregion = us-east-1\nforce_path_style = true\n`,

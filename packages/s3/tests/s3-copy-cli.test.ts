@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { BlobMeta } from '@kindgi/bindings';
-import { createInMemoryBlobStorage } from '@kindgi/testing';
+import { createInMemoryBlobStorage, s3CliEnvironment } from '@kindgi/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUCKET, cliEnvironment, KEY_ID, type S3TestServer, SECRET, startS3Server, TENANT } from './s3-harness.js';
+import { BUCKET, KEY_ID, type S3TestServer, SECRET, startS3Server, TENANT } from './s3-harness.js';
 
 // The Debian CLIs whose moves and syncs need CopyObject / UploadPartCopy, talking only to 127.0.0.1.
 const run = promisify(execFile);
@@ -23,7 +23,7 @@ beforeAll(async () => {
     join(dir, 'rclone.conf'),
     `[k]\ntype = s3\nprovider = Other\naccess_key_id = ${KEY_ID}\nsecret_access_key = ${SECRET}\nendpoint = ${server.endpoint}\nregion = us-east-1\nforce_path_style = true\n`,
   );
-  env = { ...cliEnvironment(dir), RCLONE_CONFIG: join(dir, 'rclone.conf') };
+  env = { ...s3CliEnvironment(dir, { keyId: KEY_ID, secret: SECRET }), RCLONE_CONFIG: join(dir, 'rclone.conf') };
 });
 
 afterAll(async () => {

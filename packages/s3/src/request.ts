@@ -1,5 +1,4 @@
-import type { BlobStorageBinding } from '@kindgi/bindings';
-import type { ApiLogger } from '../logger.js';
+import type { ApiLogger, BlobStorageBinding } from '@kindgi/bindings';
 import { type S3Failure, s3Error } from './errors.js';
 import type { VerifiedSigV4 } from './sigv4/verify.js';
 import { errorDocument } from './xml.js';

@@ -1,5 +1,4 @@
-import type { BlobError } from '@kindgi/bindings';
-import type { ApiLogger } from '../logger.js';
+import type { ApiLogger, BlobError } from '@kindgi/bindings';
 import { findBodyFailure, type S3Failure, s3Error } from './errors.js';
 
 /**

@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createInMemoryBlobStorage } from '@kindgi/testing';
+import { createInMemoryBlobStorage, s3CliEnvironment } from '@kindgi/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUCKET, cliEnvironment, KEY_ID, type S3TestServer, SECRET, startS3Server, TENANT } from './s3-harness.js';
+import { BUCKET, KEY_ID, type S3TestServer, SECRET, startS3Server, TENANT } from './s3-harness.js';
 
 // The Debian CLIs, talking only to 127.0.0.1, with HOME and every config file in a temp dir.
 const run = promisify(execFile);
@@ -35,7 +35,7 @@ beforeAll(async () => {
     join(dir, 's3cfg'),
     `[default]\naccess_key = ${KEY_ID}\nsecret_key = ${SECRET}\nhost_base = ${hostPort}\nhost_bucket = ${hostPort}\nuse_https = False\nsignature_v2 = False\n`,
   );
-  env = { ...cliEnvironment(dir), RCLONE_CONFIG: join(dir, 'rclone.conf') };
+  env = { ...s3CliEnvironment(dir, { keyId: KEY_ID, secret: SECRET }), RCLONE_CONFIG: join(dir, 'rclone.conf') };
 });
 
 afterAll(async () => {

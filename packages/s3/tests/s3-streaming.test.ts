@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkStringToSign, deriveSigningKey, sha256Hex, signHex, trailerStringToSign } from '../src/s3/index.js';
+import { chunkStringToSign, deriveSigningKey, sha256Hex, signHex, trailerStringToSign } from '../src/sigv4/signing.js';
 import { BUCKET, errorCode, rawS3, type S3TestServer, SECRET, signRequest, startS3Server } from './s3-harness.js';
 
 let server: S3TestServer;

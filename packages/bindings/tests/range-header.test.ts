@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRangeHeader } from '../src/http/range-header.js';
-import { evaluateRange } from '../src/s3/index.js';
+import { readRangeHeader } from '../src/range-header.js';
 
 describe('readRangeHeader (the one Range parser of S3 and REST)', () => {
   it.each([
@@ -38,13 +37,5 @@ describe('readRangeHeader (the one Range parser of S3 and REST)', () => {
     ['bytes=-5', 0],
   ])('%s of %i bytes is unsatisfiable', (header, size) => {
     expect(readRangeHeader(header, size)).toEqual({ kind: 'unsatisfiable' });
-  });
-});
-
-describe('evaluateRange (S3)', () => {
-  it('serves the whole object for an end before its start, as AWS S3 does', () => {
-    expect(evaluateRange('bytes=5-2', 10)).toEqual({ kind: 'full' });
-    expect(evaluateRange('bytes=5-', 10)).toEqual({ kind: 'partial', range: { start: 5, end: 9 } });
-    expect(evaluateRange('bytes=20-', 10)).toEqual({ kind: 'unsatisfiable' });
   });
 });
