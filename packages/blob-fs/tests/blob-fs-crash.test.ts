@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crashChildren } from '@kindgi/testing/crash-child';
+import { crashChildren } from '@kindgi/test-services/crash-child';
 import { afterEach, expect, it } from 'vitest';
 import { openFsBlobStorage } from '../src/index.js';
 

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPostgresPool } from '@kindgi/store-postgres';
-import { startMotoServer } from '@kindgi/testing/moto';
-import { startPostgres } from '@kindgi/testing/postgres';
+import { startMotoServer } from '@kindgi/test-services/moto';
+import { startPostgres } from '@kindgi/test-services/postgres';
 
 const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
 const REPORT = fileURLToPath(new URL('../../../docs/benchmarks/blob-s3.md', import.meta.url));
@@ -289,7 +289,7 @@ surface keeps connections alive where moto's werkzeug server does not. Goal: ser
 ${table}
 
 The embedded PUT fsyncs its file, folder and SQLite commit; the shared topology's durability is PostgreSQL's
-commit (fsync off in the test cluster, as \`@kindgi/testing/postgres\` starts it) and the store's.
+commit (fsync off in the test cluster, as \`@kindgi/test-services/postgres\` starts it) and the store's.
 `;
   writeFileSync(REPORT, report);
   process.stdout.write(report);

@@ -52,10 +52,13 @@ export class ObjectStore {
     readonly partSize: number,
   ) {}
 
-  /** Fails with the store's answer when the bucket is missing or the credentials cannot reach it. */
-  async checkBucket(): Promise<Result<true, BlobError>> {
+  /**
+   * Fails with the store's answer when the bucket is missing or the credentials cannot reach it; `signal`
+   * bounds the request (retries included), so a store that hangs fails instead.
+   */
+  async checkBucket(signal?: AbortSignal): Promise<Result<true, BlobError>> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), signal ? { abortSignal: signal } : {});
       return ok(true);
     } catch (cause) {
       const status = (cause as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;

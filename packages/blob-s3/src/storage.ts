@@ -39,6 +39,8 @@ export interface S3BlobStorage extends BlobStorageBinding {
    * and objects replaced or deleted whose removal failed at the time. Safe on any number of servers at once.
    */
   sweep(): Promise<Result<number, BlobError>>;
+  /** One bucket lookup (HeadBucket) bounded by `timeoutMs`, for readiness probes: the store answers now. */
+  checkObjectStore(timeoutMs: number): Promise<Result<true, BlobError>>;
   /** Stops the periodic sweep (waiting for one in progress) and the S3 client; the pool stays the caller's. */
   close(): Promise<void>;
 }
@@ -96,6 +98,7 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
     ...binding,
     bucket: options.backend.bucket,
     sweep,
+    checkObjectStore: (timeoutMs) => store.checkBucket(AbortSignal.timeout(timeoutMs)),
     async close() {
       if (closed) return;
       closed = true;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPostgresPool, migrate, type PostgresPool } from '@kindgi/store-postgres';
-import type { TestPostgres } from '@kindgi/testing/postgres';
+import type { TestPostgres } from '@kindgi/test-services/postgres';
 import { openS3BlobStorage, type S3BackendConfig, type S3BlobStorage } from '../src/index.js';
 
 /** An S3-compatible server the tests store bytes in, and how to get a fresh bucket on it. */

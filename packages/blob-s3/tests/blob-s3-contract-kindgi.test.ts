@@ -1,5 +1,5 @@
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { describeBlobStorageContract } from '@kindgi/testing/contract-suite';
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
 import { afterAll, beforeAll } from 'vitest';
 import { freshPool, kindgiBackend, openStorage } from './backends.js';
 

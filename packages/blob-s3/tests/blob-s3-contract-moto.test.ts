@@ -1,6 +1,6 @@
+import { startMotoServer } from '@kindgi/test-services/moto';
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { describeBlobStorageContract } from '@kindgi/testing/contract-suite';
-import { startMotoServer } from '@kindgi/testing/moto';
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
 import { afterAll, beforeAll } from 'vitest';
 import { freshPool, motoBackend, openStorage, type TestBackend } from './backends.js';
 

@@ -1,6 +1,6 @@
 import type { PostgresPool } from '@kindgi/store-postgres';
-import { type CuttableRelay, type MotoServer, startMotoServer, startRelay } from '@kindgi/testing/moto';
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
+import { type CuttableRelay, type MotoServer, startMotoServer, startRelay } from '@kindgi/test-services/moto';
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshPool, motoBackend, openStorage } from './backends.js';
 

@@ -1,4 +1,4 @@
-import { type OtlpReceiver, startOtlpReceiver } from '@kindgi/testing/otlp';
+import { type OtlpReceiver, startOtlpReceiver } from '@kindgi/test-services/otlp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { basicIndexPath, call, checkBody, invokeBody, TOKEN } from './pack-helpers.js';
 import { killAll, listeningUrl, spawnService } from './process-helpers.js';

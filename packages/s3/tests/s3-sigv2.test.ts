@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { testVenvBin } from '@kindgi/testing/moto';
+import { testVenvBin } from '@kindgi/test-services/moto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET, errorCode, KEY_ID, rawS3, type S3TestServer, SECRET, startS3Server } from './s3-harness.js';
 

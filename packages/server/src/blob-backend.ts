@@ -64,7 +64,11 @@ export function blobDatabase(config: object): { databaseUrl?: string } {
 }
 
 /** The blob storage a server serves, whichever backend holds the bytes. */
-export type ServerBlobStorage = BlobStorageBinding & { close(): Promise<void> };
+export type ServerBlobStorage = BlobStorageBinding & {
+  close(): Promise<void>;
+  /** With bytes in an object store: one bounded lookup of its bucket, for `/readyz`. */
+  checkObjectStore?(timeoutMs: number): Promise<Result<true, unknown>>;
+};
 
 /** What opening the blob storage needs besides the config. */
 export interface BlobBackendContext {

@@ -62,6 +62,15 @@ export const serverConfigSchema = z.strictObject({
   artifactMaxBytes: z.number().int().positive().optional(),
   /** Milliseconds SIGTERM waits for in-flight requests and runs before closing. */
   drainMs: z.number().int().min(0).default(8000),
+  /**
+   * Key sealing page cursors. Every server of one deployment must share it so a cursor continues on any of
+   * them; without it, one is made once and kept in `database` (else in `dataDir`). A secret: never logged.
+   */
+  cursorSecret: z
+    .string()
+    .min(32, 'a cursor secret needs at least 32 characters')
+    .max(1024, 'a cursor secret is at most 1024 characters')
+    .optional(),
   /** Runs and idempotency (and S3 blob metadata) in PostgreSQL; without it, the embedded SQLite file. */
   database: databaseConfigSchema.optional(),
   /** Run queueing and execution: per-pack concurrency and queue bound, retry window, lease. */
@@ -107,6 +116,8 @@ const ENV_FIELDS: Record<string, { field: keyof ServerConfigInput; parse: 'strin
   KINDGI_SERVER_PACKS: { field: 'packs', parse: 'json' },
   KINDGI_SERVER_ARTIFACT_MAX_BYTES: { field: 'artifactMaxBytes', parse: 'int' },
   KINDGI_SERVER_DRAIN_MS: { field: 'drainMs', parse: 'int' },
+  // A string variable's value is never quoted back, so the secret stays out of error messages.
+  KINDGI_SERVER_CURSOR_SECRET: { field: 'cursorSecret', parse: 'string' },
 };
 
 const VARIABLE_SCHEMAS = {
@@ -170,6 +181,23 @@ function describeZodIssues(error: z.ZodError, source: string): string[] {
   });
 }
 
+function isBlock(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The file's config with the environment's values on top, field by field: a variable for one field of a
+ * block (`KINDGI_SERVER_S3_REGIONS`) leaves the block's other fields from the file. Lists are replaced whole.
+ */
+function mergeBlocks(file: Record<string, unknown>, env: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...file };
+  for (const [key, value] of Object.entries(env)) {
+    const under = merged[key];
+    merged[key] = isBlock(under) && isBlock(value) ? mergeBlocks(under, value) : value;
+  }
+  return merged;
+}
+
 /**
  * Reads the server's config: the JSON file (when given), then `KINDGI_SERVER_*` variables on top.
  * Relative `dataDir` and pack `dir`s resolve against the config file's folder (else the working
@@ -200,18 +228,7 @@ export function loadServerConfig(options: {
   }
   const envValue = fromEnv(env, problems);
   if (problems.length > 0) return err(problems);
-  const merged = { ...fileValue, ...envValue };
-  // The metrics variables add to the file's metrics block rather than replace it.
-  if (envValue.metrics && typeof fileValue.metrics === 'object' && fileValue.metrics !== null) {
-    merged.metrics = {
-      ...(fileValue.metrics as Record<string, unknown>),
-      ...(envValue.metrics as Record<string, unknown>),
-    };
-  }
-  // Like metrics, the blobs variables add to the file's blobs block (a secret from the environment, the rest from the file).
-  if (envValue.blobs && typeof fileValue.blobs === 'object' && fileValue.blobs !== null) {
-    merged.blobs = { ...(fileValue.blobs as Record<string, unknown>), ...(envValue.blobs as Record<string, unknown>) };
-  }
+  const merged = mergeBlocks(fileValue, envValue);
   const parsed = serverConfigSchema.safeParse(merged);
   if (!parsed.success) return err(describeZodIssues(parsed.error, path ?? 'config'));
   const config = parsed.data;

@@ -1,7 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IdempotencyStore, RunStore } from '@kindgi/bindings';
 import { createSqliteIdempotencyStore, createSqliteRunStore, type KindgiDatabase } from '@kindgi/blob-fs';
-import { err, ok, type Result } from '@kindgi/protocol';
-import { hideDatabasePassword, maskDatabaseUrl, openPostgresStores, type PostgresPool } from '@kindgi/store-postgres';
+import { err, messageOf, ok, type Result } from '@kindgi/protocol';
+import {
+  hideDatabasePassword,
+  maskDatabaseUrl,
+  openPostgresStores,
+  type PostgresPool,
+  readOrCreateSetting,
+} from '@kindgi/store-postgres';
 import { z } from 'zod';
 import type { ServerLogger } from './logger.js';
 
@@ -87,4 +96,40 @@ export async function openStateStores(
     pool: stores.pool,
     close: () => stores.close(),
   });
+}
+
+/** The embedded cursor key's file in `dataDir`: readable by this user only, like `credentials.json`. */
+const CURSOR_SECRET_FILE = 'cursor-secret';
+const CURSOR_SECRET_SETTING = 'cursor-secret';
+
+/** Reads the key kept in `dataDir`, making it on first start (`wx`: a second writer reads the first one's). */
+function embeddedCursorSecret(dataDir: string): Result<string, string[]> {
+  const path = join(dataDir, CURSOR_SECRET_FILE);
+  try {
+    writeFileSync(path, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== 'EEXIST') return err([`${path}: ${messageOf(cause)}`]);
+  }
+  try {
+    const secret = readFileSync(path, 'utf8').trim();
+    return secret.length >= 32 ? ok(secret) : err([`${path}: the cursor secret is too short; delete the file`]);
+  } catch (cause) {
+    return err([`${path}: ${messageOf(cause)}`]);
+  }
+}
+
+/**
+ * The key sealing page cursors: `configured` when set; else one made once and kept where the runs live (the
+ * PostgreSQL `settings` table, shared by every server on it, or a file in `dataDir`), so any server of the
+ * deployment, and a restarted one, opens the cursors another issued.
+ */
+export async function resolveCursorSecret(
+  configured: string | undefined,
+  state: Pick<StateStores, 'pool'>,
+  dataDir: string,
+): Promise<Result<string, string[]>> {
+  if (configured !== undefined) return ok(configured);
+  if (state.pool === undefined) return embeddedCursorSecret(dataDir);
+  const stored = await readOrCreateSetting(state.pool, CURSOR_SECRET_SETTING, randomBytes(32).toString('base64url'));
+  return stored.kind === 'ok' ? stored : err([stored.error.message]);
 }

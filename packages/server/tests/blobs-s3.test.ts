@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { type CuttableRelay, type MotoServer, startMotoServer, startRelay } from '@kindgi/testing/moto';
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
+import { type CuttableRelay, type MotoServer, startMotoServer, startRelay } from '@kindgi/test-services/moto';
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanupTempDirs,
@@ -107,6 +107,24 @@ async function readRest(server: RunningServer, blobId: string): Promise<Buffer> 
   return Buffer.from(await response.arrayBuffer());
 }
 
+async function readyz(server: RunningServer): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${server.url}/readyz`);
+  return { status: response.status, body: await response.json() };
+}
+
+/** Probes `/readyz` until `done` holds (every 200 ms, at most 15 s: well past the probe's cache and timeout). */
+async function readyzUntil(
+  server: RunningServer,
+  done: (answer: { status: number; body: unknown }) => boolean,
+): Promise<{ status: number; body: unknown }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const answer = await readyz(server);
+    if (done(answer) || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe('kindgi-server with blobs in S3 and metadata in PostgreSQL', () => {
   it('an artifact uploaded through A (REST and S3) is listed and read byte for byte through B', async () => {
     const [a, b] = await Promise.all([startServer(configFor('a')), startServer(configFor('b'))]);
@@ -166,6 +184,22 @@ describe('kindgi-server with blobs in S3 and metadata in PostgreSQL', () => {
       s3.destroy();
     }
     expect(stderrOf(server)).not.toContain(BACKEND_SECRET);
+  });
+
+  it('/readyz is 503 naming the object store while it is cut, and 200 once it answers again', async () => {
+    const server = await startServer(configFor('readyz'));
+    expect(await readyz(server)).toMatchObject({ status: 200 });
+    await relay.cut();
+    // A probe may reuse the last lookup's answer for a moment (probes must not flood the store): poll, bounded.
+    const cut = await readyzUntil(server, (answer) => answer.status !== 200);
+    expect(cut.status).toBe(503);
+    expect(cut.body).toMatchObject({
+      error: { code: 'not-ready', details: { checks: { objectStore: { ok: false, message: expect.any(String) } } } },
+    });
+    expect(JSON.stringify(cut.body)).not.toContain('kindgi-blobs');
+    await relay.restore();
+    const back = await readyzUntil(server, (answer) => answer.status === 200);
+    expect(back.body).toMatchObject({ status: 'ready', checks: { objectStore: { ok: true } } });
   });
 
   it('a wrong bucket at start: exit 1 naming the bucket, the secret masked', async () => {

@@ -10,8 +10,11 @@ import {
   REPO_ROOT,
   type ServerProcess,
   spawnServer,
+  startServer,
   stderrOf,
   stopAllServers,
+  terminate,
+  writeConfig,
 } from './harness.js';
 
 /** Runs the server on a config file with this text and waits for its exit. */
@@ -81,6 +84,23 @@ describe.concurrent('config validation and the command line', () => {
     const { exit, server } = await runWithConfig(JSON.stringify(validBase), { KINDGI_SERVER_PORT: 'eighty' });
     expect(exit.code, stderrOf(server)).toBe(1);
     expect(problemsOf(server)).toEqual([expect.stringContaining('KINDGI_SERVER_PORT')]);
+  });
+
+  it("a KINDGI_SERVER_S3_* variable merges into the file's s3 block, keeping its other fields", async ({ expect }) => {
+    const dir = makeTempDir('config-merge');
+    const path = writeConfig(dir, join(dir, 'data'), { s3: { port: 0 } });
+    const server = await startServer(path, { env: { KINDGI_SERVER_S3_REGIONS: 'eu-west-1' } });
+    // The file's s3.port survived the variable: the S3 surface listens on its own port.
+    expect(server.listening.s3Url, stderrOf(server)).toEqual(expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/));
+    expect((await terminate(server)).code).toBe(0);
+  });
+
+  it('refuses a short KINDGI_SERVER_CURSOR_SECRET without quoting it', async ({ expect }) => {
+    const secret = 'short-cursor-secret-7e1';
+    const { exit, server } = await runWithConfig(JSON.stringify(validBase), { KINDGI_SERVER_CURSOR_SECRET: secret });
+    expect(exit.code, stderrOf(server)).toBe(1);
+    expect(problemsOf(server)).toEqual([expect.stringContaining('cursorSecret')]);
+    expect(stderrOf(server)).not.toContain(secret);
   });
 
   it('refuses a config file that does not exist', async ({ expect }) => {

@@ -19,6 +19,7 @@ const SECRETS = {
   packToken: 'secret-pack-token-0e4d8b2a6c1f3957',
   metricsToken: 'secret-metrics-token-c9e1a7f35b2d',
   s3SecretKey: 'secret-s3-key-5d2b9e7a1c4f8036aa',
+  cursorSecret: 'secret-cursor-key-3b8e1d6a9f2c4075e1',
   // What a caller sends wrongly is a secret too (someone's mistyped token).
   wrongToken: 'secret-wrong-token-a1b2c3d4e5f60718',
 };
@@ -43,6 +44,7 @@ describe('the logs of a full end-to-end run', () => {
       s3Credentials: [{ ...S3, secretKey: SECRETS.s3SecretKey, tenantId: 'tenant-logs' }],
       packs: [{ url: service.url, token: SECRETS.packToken, pollMs: 100, retryMs: 500, timeoutMs: 2000 }],
       metrics: { enabled: true, token: SECRETS.metricsToken },
+      cursorSecret: SECRETS.cursorSecret,
     });
     const server = await startServer(configPath, {
       env: { OTEL_TRACES_EXPORTER: 'none', KINDGI_LOG_LEVEL: 'debug' },

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanupTempDirs,

@@ -4,8 +4,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { startMotoServer, testVenvBin } from '@kindgi/testing/moto';
-import { startPostgres } from '@kindgi/testing/postgres';
+import { startMotoServer, testVenvBin } from '@kindgi/test-services/moto';
+import { startPostgres } from '@kindgi/test-services/postgres';
 import { makeTempDir, readCredentials, startServer, terminate, writeConfig } from './harness.js';
 
 /** The Python scripts the S3 client tests run (boto3, pyarrow). */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type OtlpReceiver, type OtlpSpan, startOtlpReceiver } from '@kindgi/testing/otlp';
+import { type OtlpReceiver, type OtlpSpan, startOtlpReceiver } from '@kindgi/test-services/otlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanupTempDirs,

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startPostgres } from '@kindgi/testing/postgres';
+import { startPostgres } from '@kindgi/test-services/postgres';
 import { createPostgresPool } from '../src/index.js';
 
 const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
@@ -173,7 +173,7 @@ requests, ${CONCURRENCY} concurrent, against one \`kindgi-server\` per topology 
 are the median round.
 
 CPU time is utime + stime from \`/proc/<pid>/stat\` over each phase, per request: the server process, and for
-PostgreSQL the postmaster with every backend (fsync off, as \`@kindgi/testing/postgres\` starts it). The pack
+PostgreSQL the postmaster with every backend (fsync off, as \`@kindgi/test-services/postgres\` starts it). The pack
 service does the same work in both and is left out. \`run\` is \`POST /v1/runs\` with \`options.wait\` (enqueue,
 claim, journal, finish, and the waiting request's re-read), \`keyed-call\` a tool call with a fresh
 \`Idempotency-Key\` (hold, store, release), \`call\` a tool call without one (no store: the control).

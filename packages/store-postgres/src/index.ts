@@ -23,4 +23,5 @@ export {
   type PostgresPoolOptions,
 } from './pool.js';
 export { createPostgresRunStore } from './run-store.js';
+export { readOrCreateSetting } from './settings.js';
 export { inTransaction, NOW_MS } from './tx.js';

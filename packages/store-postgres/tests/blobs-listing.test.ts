@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type BlobMeta, type ListByPrefixInput, listByPrefixOverScan } from '@kindgi/bindings';
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresBlobRows, createPostgresPool, markPending, migrate, type PostgresPool } from '../src/index.js';
 

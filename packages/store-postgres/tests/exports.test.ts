@@ -27,6 +27,7 @@ describe('@kindgi/store-postgres public surface', () => {
       'notePendingUpload',
       'openPostgresStores',
       'readMigrations',
+      'readOrCreateSetting',
       'sortKey',
       'sweepDue',
     ]);

@@ -1,4 +1,4 @@
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStores, type PostgresStores } from '../src/index.js';
 

@@ -1,4 +1,4 @@
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresPool, maskDatabaseUrl, migrate } from '../src/index.js';

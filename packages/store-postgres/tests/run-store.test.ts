@@ -1,5 +1,5 @@
+import { startPostgres, type TestPostgres } from '@kindgi/test-services/postgres';
 import { contractRun, describeRunStoreContract } from '@kindgi/testing/contract-suite';
-import { startPostgres, type TestPostgres } from '@kindgi/testing/postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPostgresStores } from '../src/index.js';
 

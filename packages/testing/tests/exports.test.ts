@@ -24,24 +24,4 @@ describe('@kindgi/testing public surface', () => {
       'scriptedReply',
     ]);
   });
-
-  it('./postgres exports exactly these names', async () => {
-    const surface = await import('../src/postgres.js');
-    expect(Object.keys(surface).sort()).toEqual(['startPostgres']);
-  });
-
-  it('./moto exports exactly these names', async () => {
-    const surface = await import('../src/moto.js');
-    expect(Object.keys(surface).sort()).toEqual(['startMotoServer', 'startRelay', 'testVenvBin']);
-  });
-
-  it('./otlp exports exactly these names', async () => {
-    const surface = await import('../src/otlp.js');
-    expect(Object.keys(surface).sort()).toEqual(['startOtlpReceiver']);
-  });
-
-  it('./crash-child exports exactly these names', async () => {
-    const surface = await import('../src/crash-child.js');
-    expect(Object.keys(surface).sort()).toEqual(['crashChildren']);
-  });
 });

@@ -38,6 +38,7 @@ export function createServerApp(input: ServerAppInput): KindgiApp {
     s3: { basePath: config.s3.basePath ?? '/s3', regions: input.s3Regions },
     runStore: storage.runStore,
     idempotencyStore: storage.idempotencyStore,
+    cursorSecret: storage.cursorSecret,
     ...(config.runs ? { runs: config.runs } : {}),
     ...(config.docs ? { openapi: { docs: true as const } } : {}),
     ...(config.artifactMaxBytes ? { artifactMaxBytes: config.artifactMaxBytes } : {}),

@@ -5,7 +5,7 @@ import { err, ok, type Result } from '@kindgi/protocol';
 import { blobDatabase, openServerBlobStorage, type ServerBlobStorage } from '../blob-backend.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerLogger } from '../logger.js';
-import { openStateStores } from '../state-stores.js';
+import { openStateStores, resolveCursorSecret } from '../state-stores.js';
 import type { ReadinessTargets } from './readiness.js';
 import type { Teardown } from './teardown.js';
 
@@ -14,6 +14,8 @@ export interface ServerStorage {
   readonly blobStorage: ServerBlobStorage;
   readonly runStore: RunStore;
   readonly idempotencyStore: IdempotencyStore;
+  /** The key sealing page cursors, shared by every server of the deployment (see resolveCursorSecret). */
+  readonly cursorSecret: string;
   /** What `/readyz` checks of this storage. */
   readonly readiness: Omit<ReadinessTargets, 'hosts'>;
 }
@@ -34,6 +36,8 @@ export async function openStorage(
   const state = await openStateStores(config.database, database, logger);
   if (state.kind === 'err') return err(state.error);
   teardown.add('state stores', () => state.value.close());
+  const cursorSecret = await resolveCursorSecret(config.cursorSecret, state.value, config.dataDir);
+  if (cursorSecret.kind === 'err') return err(cursorSecret.error);
   const storage = await openServerBlobStorage(config.blobs, {
     dataDir: config.dataDir,
     database,
@@ -49,11 +53,13 @@ export async function openStorage(
     blobStorage,
     runStore: state.value.runStore,
     idempotencyStore: state.value.idempotencyStore,
+    cursorSecret: cursorSecret.value,
     readiness: {
       database,
       sharedState: state.value.pool,
       blobStorage,
       objectsDir: config.blobs?.kind === 's3' ? undefined : join(config.dataDir, 'objects'),
+      objectStore: blobStorage.checkObjectStore?.bind(blobStorage),
     },
   });
 }
