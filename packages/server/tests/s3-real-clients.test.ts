@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeTempDir, stopAllServers } from './harness.js';
 import {
@@ -170,5 +171,33 @@ describe.skipIf(SKIP).each([embeddedTopology(), scaledOutTopology()])(
       const touched = entries.find((entry) => entry.Path === 'touched.txt')!;
       expect(new Date(touched.ModTime).getTime()).toBe(touchedAt.getTime());
     }, 150_000);
+
+    it('@aws-sdk/client-s3: a CRC64NVME header is verified, kept and answered with its type', async () => {
+      const { s3 } = workspace('sdk/');
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        region: 'us-east-1',
+        credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretKey },
+        maxAttempts: 1,
+      });
+      try {
+        const body = Buffer.from('123456789');
+        // The published CRC-64/NVME check value of "123456789", 0xAE8B14860A799888, in S3's base64 form.
+        const right = Buffer.from('ae8b14860a799888', 'hex').toString('base64');
+        const key = 'sdk/crc64nvme.txt';
+        await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ChecksumCRC64NVME: right }));
+        const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key, ChecksumMode: 'ENABLED' }));
+        expect(head).toMatchObject({ ChecksumCRC64NVME: right, ChecksumType: 'FULL_OBJECT' });
+        const wrong = Buffer.from('0000000000000001', 'hex').toString('base64');
+        const refused = client.send(
+          new PutObjectCommand({ Bucket: s3.bucket, Key: 'sdk/wrong.txt', Body: body, ChecksumCRC64NVME: wrong }),
+        );
+        await expect(refused).rejects.toMatchObject({ name: 'BadDigest', $metadata: { httpStatusCode: 400 } });
+        await expect(client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: 'sdk/wrong.txt' }))).rejects.toThrow();
+      } finally {
+        client.destroy();
+      }
+    }, 60_000);
   },
 );
