@@ -4,6 +4,7 @@ import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
 import { blobsConfigSchema, blobsFromEnv } from './blob-backend.js';
 import { booleanVariable, jsonVariable, readVariable, wholeNumberVariable } from './env-values.js';
+import { configFileSecrets } from './isolation/secrets.js';
 import { remotePackSchema } from './remote-pack.js';
 import { connectionsConfigSchema } from './start/connection-limits.js';
 import { databaseConfigSchema, databaseFromEnv, runsConfigSchema } from './state-stores.js';
@@ -78,6 +79,12 @@ export const serverConfigSchema = z.strictObject({
   /** Where blob bytes live: `{ "kind": "s3", … }` (metadata in `database`), else files in `dataDir`. */
   blobs: blobsConfigSchema.optional(),
   /** Prometheus metrics at `path`; with `token`, a scrape must send `Authorization: Bearer <token>`. */
+  /**
+   * The account pack services run as when the server runs as root (default `nobody`): a user name or
+   * `uid[:gid]`; `root` keeps them as root. A server that is not root refuses any user but its own
+   * (docs/security.md).
+   */
+  packUser: z.string().min(1).max(64).optional(),
   /** Timeouts and the per-address cap of every listener's connections (docs/security.md). */
   connections: connectionsConfigSchema.prefault({}),
   metrics: z
@@ -104,6 +111,8 @@ export interface LoadedServerConfig {
   path?: string;
   /** True when neither a file nor the environment configured any token (a development deployment). */
   development: boolean;
+  /** The secret-bearing fields the config file itself sets (names only), for the pack isolation check. */
+  fileSecrets: string[];
 }
 
 const ENV_FIELDS: Record<string, { field: keyof ServerConfigInput; parse: 'string' | 'int' | 'bool' | 'json' }> = {
@@ -116,6 +125,7 @@ const ENV_FIELDS: Record<string, { field: keyof ServerConfigInput; parse: 'strin
   KINDGI_SERVER_PACKS: { field: 'packs', parse: 'json' },
   KINDGI_SERVER_ARTIFACT_MAX_BYTES: { field: 'artifactMaxBytes', parse: 'int' },
   KINDGI_SERVER_DRAIN_MS: { field: 'drainMs', parse: 'int' },
+  KINDGI_SERVER_PACK_USER: { field: 'packUser', parse: 'string' },
   // A string variable's value is never quoted back, so the secret stays out of error messages.
   KINDGI_SERVER_CURSOR_SECRET: { field: 'cursorSecret', parse: 'string' },
 };
@@ -235,7 +245,7 @@ export function loadServerConfig(options: {
   config.dataDir = resolve(base, config.dataDir);
   config.packs = config.packs.map((pack) => ('dir' in pack ? { ...pack, dir: resolve(base, pack.dir) } : pack));
   const development = config.tokens.length === 0;
-  const loaded: LoadedServerConfig = { config, development };
+  const loaded: LoadedServerConfig = { config, development, fileSecrets: configFileSecrets(fileValue) };
   if (path) loaded.path = path;
   return ok(loaded);
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, cpSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import { err, messageOf, ok, type PackIndex, type Result } from '@kindgi/protocol';
 
 /** Why a Java pack could not be built or indexed: one line, and each problem with its file. */
@@ -101,6 +101,22 @@ function indexFailure(run: ToolRun): JavaBuildFailure {
   return { message, problems: [{ code: 'index-failed', message }] };
 }
 
+/**
+ * Copies the dependency jars into the snapshot, so it serves the same code whatever later happens to the
+ * local Maven repository, and a pack user who cannot enter the server's home can still read them.
+ */
+function copyJars(classpath: string, libDir: string): string[] {
+  mkdirSync(libDir, { recursive: true });
+  return classpath
+    .split(delimiter)
+    .filter((entry) => entry !== '')
+    .map((entry, position) => {
+      const copy = join(libDir, `${position}-${basename(entry)}`);
+      cpSync(entry, copy, { recursive: true });
+      return copy;
+    });
+}
+
 interface Snapshot {
   dir: string;
   classpath: string;
@@ -152,7 +168,8 @@ export function createJavaPackBuild(options: { dir: string; workDir: string }): 
       const classes = join(snapshot.dir, 'classes');
       try {
         cpSync(join(dir, 'target', 'classes'), classes, { recursive: true });
-        snapshot.classpath = [classes, readFileSync(classpathFile, 'utf8').trim()].join(delimiter);
+        const jars = copyJars(readFileSync(classpathFile, 'utf8').trim(), join(snapshot.dir, 'lib'));
+        snapshot.classpath = [classes, ...jars].join(delimiter);
       } catch (cause) {
         drop(snapshot);
         const message = `the build left no classes or classpath: ${messageOf(cause)}`;

@@ -12,6 +12,7 @@ import {
 } from '@kindgi/pack-service';
 import { err, messageOf, ok, type PackIndex, type Result } from '@kindgi/protocol';
 import type { PackConfig } from './config.js';
+import type { PackUser } from './isolation/pack-user.js';
 import { createJavaPackBuild, isJavaPack } from './java-pack.js';
 import type { ServerLogger } from './logger.js';
 import { clientCaller } from './pack-caller.js';
@@ -42,6 +43,8 @@ export interface PackHostOptions {
   onReindexed?: (index: PackIndex) => void;
   /** Every supervisor event, held calls included (for metrics). */
   onSupervisorEvent?: (packId: string, event: SupervisorEvent) => void;
+  /** The account the pack service runs as, and the home it owns (absent: the server's own user and HOME). */
+  runAs?: { user: PackUser; home: string };
 }
 
 // The variables a pack service needs from the server's own environment to run at all.
@@ -56,7 +59,7 @@ function readEnvFile(path: string): Record<string, string> {
   }
 }
 
-function packEnv(pack: PackConfig, index: PackIndex): Record<string, string> {
+function packEnv(pack: PackConfig, index: PackIndex, home: string | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of BASE_ENV_NAMES) {
     const value = process.env[name];
@@ -74,6 +77,8 @@ function packEnv(pack: PackConfig, index: PackIndex): Record<string, string> {
   }
   Object.assign(env, readEnvFile(join(pack.dir, '.env')), readEnvFile(join(pack.dir, '.env.local')), pack.env ?? {});
   env.KINDGI_PACK_ENV_CHECK = pack.envCheck ?? 'strict';
+  // The server's own HOME is not the pack user's to read or write.
+  if (home !== undefined) env.HOME = home;
   return env;
 }
 
@@ -129,7 +134,8 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
     ...(java ? { tokenVia: 'env' as const } : {}),
     moduleRoot: pack.dir,
     cwd: pack.dir,
-    env: () => packEnv(pack, current),
+    ...(options.runAs ? { user: { uid: options.runAs.user.uid, gid: options.runAs.user.gid } } : {}),
+    env: () => packEnv(pack, current, options.runAs?.home),
     onLog: (record) =>
       logger.log('info', 'pack-log', `[${current.packId}] ${String(record.record.message ?? record.kind)}`, {
         packId: current.packId,
@@ -163,6 +169,7 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   logger.log('info', 'pack-serving', `pack ${current.packId} serves ${current.tools.length} tools`, {
     packId: current.packId,
     artifactVersion: current.artifactVersion,
+    indexPath,
   });
 
   let watcher: FSWatcher | undefined;

@@ -4,6 +4,7 @@ import type { ServerLogger } from './logger.js';
 import { createServerMetrics } from './metrics.js';
 import { createServerApp } from './start/app.js';
 import { s3CredentialResolver, withStartCredentials } from './start/credentials.js';
+import { isolatePacks } from './start/isolation.js';
 import { startListeners } from './start/listen.js';
 import { defaultPackCommand, startPacks } from './start/packs.js';
 import { openStorage } from './start/storage.js';
@@ -45,6 +46,10 @@ export async function startServer(
   options: StartServerOptions,
 ): Promise<Result<RunningServer, string[]>> {
   const { logger } = options;
+  const command = options.packCommand ?? defaultPackCommand();
+  // Before anything is written to the data directory: who pack code runs as decides who may enter it.
+  const isolation = isolatePacks(loaded, command, logger);
+  if (isolation.kind === 'err') return err(isolation.error);
   const config = withStartCredentials(loaded);
   // Everything opened from here on is released by this one stack, in reverse: on a failed start and on close.
   const teardown = createTeardown();
@@ -57,8 +62,7 @@ export async function startServer(
   if (storage.kind === 'err') return failed(storage.error);
   const { blobStorage } = storage.value;
   const metrics = config.metrics.enabled ? createServerMetrics() : undefined;
-  const command = options.packCommand ?? defaultPackCommand();
-  const packs = await startPacks(config, { logger, command, metrics }, teardown);
+  const packs = await startPacks(config, { logger, command, metrics, isolation: isolation.value }, teardown);
   if (packs.kind === 'err') return failed(packs.error);
   const { hosts } = packs.value;
 

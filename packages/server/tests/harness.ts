@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -69,10 +70,15 @@ export interface RunningServer extends ServerProcess {
 
 const live = new Set<ServerProcess>();
 
-/** A fresh temporary directory, removed by `cleanupTempDirs`. */
+/**
+ * A fresh temporary directory, removed by `cleanupTempDirs`. Run as root, the server starts pack services as
+ * `nobody`, so the folder lets other users through (not list it): packs copied into it stay readable to them,
+ * config files written 0600 (`writeConfig`) and the data directory (0700, the server's) do not.
+ */
 const tempDirs: string[] = [];
 export function makeTempDir(label: string): string {
   const dir = mkdtempSync(join(tmpdir(), `kindgi-server-${label}-`));
+  chmodSync(dir, 0o711);
   tempDirs.push(dir);
   return dir;
 }
@@ -256,7 +262,7 @@ export function writeConfig(dir: string, dataDir: string, extra: Record<string, 
     ...extra,
   };
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   return path;
 }
 

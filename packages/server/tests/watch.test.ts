@@ -79,7 +79,9 @@ describe('a watched pack', () => {
     const citation = { input: { source: 'Brown v. Board', page: 483 } };
     const call = () => api(server.url, token, 'POST', '/v1/tools/acme.format-citation/invoke', citation);
     expect((await call()).body).toEqual({ output: { citation: '[Brown v. Board, p. 483]' } });
-    const indexPath = join(dataDir, 'packs', '0', 'index.json');
+    // Where the server wrote the pack's index (outside the data directory when packs run as another user).
+    const serving = await server.waitFor((record) => record.event === 'pack-serving', 'pack-serving');
+    const indexPath = String(serving.indexPath);
     const goodIndex = readFileSync(indexPath, 'utf8');
 
     const tool = join(packDir, 'tools', 'format-citation', 'index.ts');

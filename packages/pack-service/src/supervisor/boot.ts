@@ -6,7 +6,7 @@ import type { PackServiceSupervisorOptions, SupervisorEvent, SupervisorStartErro
 /** The supervisor options a boot reads. */
 export type BootOptions = Pick<
   PackServiceSupervisorOptions,
-  'command' | 'env' | 'moduleRoot' | 'tokenVia' | 'cwd' | 'bootTimeoutMs' | 'onLog' | 'onOutput'
+  'command' | 'env' | 'moduleRoot' | 'tokenVia' | 'cwd' | 'user' | 'bootTimeoutMs' | 'onLog' | 'onOutput'
 >;
 
 /** What every boot of one supervisor shares. */
@@ -67,6 +67,7 @@ function spawnFor(deps: BootDeps, argv: readonly string[], indexPath: string): R
       (deps.spawn ?? spawnChild)({
         ...launch,
         cwd: options.cwd,
+        ...(options.user ? { user: options.user } : {}),
         indexPath,
         bootTimeoutMs: options.bootTimeoutMs ?? 60_000,
         onRecord: (record) => options.onLog?.(record),

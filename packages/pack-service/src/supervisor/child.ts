@@ -30,6 +30,8 @@ export interface SpawnChildOptions {
   argv: readonly string[];
   env: Record<string, string>;
   cwd?: string;
+  /** The account to run as (libuv drops supplementary groups with it). */
+  user?: { uid: number; gid: number };
   indexPath: string;
   /** Written to the child's descriptor 3 (then closed), for a command started with `--token-fd 3`. */
   tokenOnFd3?: string;
@@ -75,6 +77,7 @@ export function spawnChild(options: SpawnChildOptions): Child {
   const proc = spawn(program as string, args, {
     cwd: options.cwd,
     env: options.env,
+    ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
     // stdin is a pipe the supervisor never writes to: it closes when the supervisor dies (even by
     // SIGKILL), which tells a pack service that watches it (ours does) to drain and exit, not linger.
     stdio: options.tokenOnFd3 === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe'],

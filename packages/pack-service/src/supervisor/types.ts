@@ -29,6 +29,11 @@ export interface PackServiceSupervisorOptions {
   env: () => Record<string, string | undefined>;
   /** The child's working directory. */
   cwd?: string;
+  /**
+   * The account the child runs as (needs a root supervisor): pack code then cannot read what the
+   * supervisor's user owns, nor `/proc/<supervisor>/environ`. Supplementary groups are dropped.
+   */
+  user?: { uid: number; gid: number };
   /** The session token; generated (24 random bytes, base64url) when absent. Must match `^[A-Za-z0-9_-]{32,}$`. */
   token?: string;
   /** The front's address: `127.0.0.1` unless given. */

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '@kindgi/protocol';
 import type { ServerConfig } from '../config.js';
+import { createPackRuntimeDir, type PackRuntimeDir } from '../isolation/directories.js';
+import type { PackIsolation } from '../isolation/plan.js';
 import type { ServerLogger } from '../logger.js';
 import type { ServerMetrics } from '../metrics.js';
 import { type PackHost, startPackHost } from '../pack-host.js';
@@ -30,10 +32,17 @@ export function defaultPackCommand(): string[] {
  */
 export async function startPacks(
   config: ServerConfig,
-  options: { logger: ServerLogger; command: readonly string[]; metrics: ServerMetrics | undefined },
+  options: {
+    logger: ServerLogger;
+    command: readonly string[];
+    metrics: ServerMetrics | undefined;
+    isolation: PackIsolation;
+  },
   teardown: Teardown,
 ): Promise<Result<ServerPacks, string[]>> {
-  const { logger, command, metrics } = options;
+  const { logger, command, metrics, isolation } = options;
+  const runtime = packRuntime(isolation, teardown);
+  if (runtime.kind === 'err') return err([runtime.error]);
   const hosts = new Map<string, PackHost>();
   // One step for all: the pack services drain side by side, not one after another.
   teardown.add('packs', async () => {
@@ -46,6 +55,11 @@ export async function startPacks(
   const problems: string[] = [];
   for (const [position, pack] of config.packs.entries()) {
     const workDir = join(config.dataDir, 'packs', String(position));
+    const local = 'url' in pack ? undefined : localPackDirs(runtime.value, position, workDir, isolation);
+    if (local?.kind === 'err') {
+      problems.push(local.error);
+      continue;
+    }
     const started =
       'url' in pack
         ? await startRemotePackHost({
@@ -57,7 +71,8 @@ export async function startPacks(
           })
         : await startPackHost({
             pack,
-            workDir,
+            workDir: local?.value.workDir ?? workDir,
+            ...(local?.value.runAs ? { runAs: local.value.runAs } : {}),
             logger,
             command,
             onReindexed: refreshCatalog,
@@ -78,4 +93,25 @@ export async function startPacks(
   if (problems.length > 0) return err(problems);
   refreshCatalog();
   return ok({ hosts, ...routePackCalls(hosts, () => catalog) });
+}
+
+/** The folder local packs' files go in when they run as another user (removed on close), else none. */
+function packRuntime(isolation: PackIsolation, teardown: Teardown): Result<PackRuntimeDir | undefined, string> {
+  if (!isolation.user) return ok(undefined);
+  const created = createPackRuntimeDir(isolation.user);
+  if (created.kind === 'ok') teardown.add('pack runtime folder', () => created.value.remove());
+  return created;
+}
+
+/** Where a local pack's index and builds go: the data directory, or the runtime folder its user can read. */
+function localPackDirs(
+  runtime: PackRuntimeDir | undefined,
+  position: number,
+  dataWorkDir: string,
+  isolation: PackIsolation,
+): Result<{ workDir: string; runAs?: { user: NonNullable<PackIsolation['user']>; home: string } }, string> {
+  if (!runtime || !isolation.user) return ok({ workDir: dataWorkDir });
+  const dirs = runtime.packDir(position);
+  if (dirs.kind === 'err') return dirs;
+  return ok({ workDir: dirs.value.workDir, runAs: { user: isolation.user, home: dirs.value.home } });
 }
