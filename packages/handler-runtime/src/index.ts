@@ -8,7 +8,7 @@ export {
   type RunnableTool,
   runCheck,
   runHandler,
-} from '@kindgi/handler-runner';
+} from '@kindgi/call-runner';
 export {
   DEFAULT_DISCOVERY,
   DEFAULT_JAVA_DISCOVERY,

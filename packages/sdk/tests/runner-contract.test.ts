@@ -1,6 +1,6 @@
-// The contract shared with @kindgi/handler-runner: what defineTool/defineGuardrail return is what the
+// The contract shared with @kindgi/call-runner: what defineTool/defineGuardrail return is what the
 // runner resolves and runs (handler and inputZod on the definition; the inline check as `evaluate`).
-import { runCheck, runHandler } from '@kindgi/handler-runner';
+import { runCheck, runHandler } from '@kindgi/call-runner';
 import { toJSONSchemaSync } from '@kindgi/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -10,7 +10,7 @@ const PACKAGES = fileURLToPath(new URL('../../../', import.meta.url));
 /** The packages a pack's consumer installs: the facade's closure, plus the test kit (plain-Node import). */
 const CONSUMED = [
   '@kindgi/handler-runtime',
-  '@kindgi/handler-runner',
+  '@kindgi/call-runner',
   '@kindgi/indexer',
   '@kindgi/pack-service',
   '@kindgi/protocol',

@@ -49,7 +49,7 @@ export function isServiceFault(error: unknown, options: UncaughtPolicyOptions): 
 export function ownCodeLocations(): UncaughtPolicyOptions['ownCode'] {
   const self = fileURLToPath(import.meta.url);
   const dirs = [dirname(self)];
-  for (const specifier of ['@kindgi/handler-runner', '@kindgi/protocol']) {
+  for (const specifier of ['@kindgi/call-runner', '@kindgi/protocol']) {
     try {
       dirs.push(dirname(fileURLToPath(import.meta.resolve(specifier))));
     } catch {

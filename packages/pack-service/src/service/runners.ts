@@ -5,13 +5,13 @@ import {
   type ModuleImporter,
   runCheck,
   runHandler,
-} from '@kindgi/handler-runner';
+} from '@kindgi/call-runner';
 
 export type { ToolLogger } from '@kindgi/protocol';
 export type { ModuleImporter };
 
 /**
- * The handler runner the service calls: `@kindgi/handler-runner`'s own functions, or stand-ins of the
+ * The handler runner the service calls: `@kindgi/call-runner`'s own functions, or stand-ins of the
  * same types (a test's). The service hands every runner the same options, the wire ctx as parsed and the
  * call's signal as `abortSignal` (made only if pack code reads it).
  */

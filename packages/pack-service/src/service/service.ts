@@ -47,7 +47,7 @@ export interface PackServiceOptions {
   importModule?: ModuleImporter;
   /** Records (JSON lines). Default: stderr at `info`. */
   log?: PackLog;
-  /** The handler runner (default `@kindgi/handler-runner`). */
+  /** The handler runner (default `@kindgi/call-runner`). */
   runners?: PackRunners;
   /**
    * A span per call (`runHandler <toolId>` / `runCheck <checkId>`) under the caller's `traceparent`,

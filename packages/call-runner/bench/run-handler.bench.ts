@@ -1,5 +1,5 @@
 // The cost runHandler adds over calling a handler directly, for a 5-property input schema with
-// defaults. Run: `pnpm --filter @kindgi/handler-runner bench` (sources through jiti, no build needed).
+// defaults. Run: `pnpm --filter @kindgi/call-runner bench` (sources through jiti, no build needed).
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { createHandlerContext, runHandler } from '../src/index.js';
