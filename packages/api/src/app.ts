@@ -2,7 +2,9 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import {
   type ApiLogger,
   type BlobStorageBinding,
+  cachedSecretStore,
   consoleLogger,
+  DEFAULT_SECRET_ENV,
   type IdempotencyStore,
   type RunCheckBinding,
   type RunHandlerBinding,
@@ -31,11 +33,13 @@ import { registerArtifactRoutes } from './routes/artifacts/handlers.js';
 import { registerGuardrailRoutes } from './routes/guardrails/handlers.js';
 import { HEALTH_PATHS, type ReadinessProbe, registerHealthRoutes } from './routes/health.js';
 import { registerRunRoutes } from './routes/runs/handlers.js';
+import { registerSecretRoutes } from './routes/secrets/handlers.js';
 import { registerToolRoutes } from './routes/tools/handlers.js';
 import type { RunExecutionOptions } from './runs/execution-options.js';
 import { RunExecutor } from './runs/executor.js';
-import { apiPackCaller } from './runs/pack-caller.js';
-import type { StreamTiming } from './runs/stream.js';
+import { apiPackCaller, type SecretsInput, secretsPipeline } from './runs/pack-caller.js';
+import type { SseOptions } from './runs/stream.js';
+import { DEFAULT_MAX_STREAMS_PER_TENANT } from './runs/stream-slots.js';
 import { applyTelemetry } from './telemetry/app-hook.js';
 import { type MetricsRouteOptions, mountMetricsRoute } from './telemetry/metrics-route.js';
 
@@ -57,6 +61,12 @@ export interface CreateAppInput {
   toolRegistry?: ToolRegistry;
   /** Mounts /v1/runs. */
   runStore?: RunStore;
+  /**
+   * Mounts /v1/secrets and sends every tool call the secrets its tool declares, for the call's tenant, in
+   * `env` (default `production`). `declared` names what a call's tool declares; default: the registry's
+   * descriptor of the tool.
+   */
+  secrets?: SecretsInput;
   /** Default: `createInMemoryIdempotencyStore()` (one process only). */
   idempotencyStore?: IdempotencyStore;
   openapi?: OpenApiMeta & { docs?: true | { path?: string; title?: string } };
@@ -69,8 +79,10 @@ export interface CreateAppInput {
   cursorSecret?: string;
   /** Run queueing and execution (per-pack concurrency and queue bound, retry window, lease). */
   runs?: Partial<RunExecutionOptions>;
-  /** SSE pacing (keep-alive, journal poll, maximum stream length). */
-  sse?: Partial<StreamTiming>;
+  /** The pack ids this process serves, asked at each claim: it executes only their runs (default: any). */
+  servedPacks?: () => readonly string[];
+  /** SSE pacing (keep-alive, journal poll, maximum stream length) and the per-tenant cap on open streams. */
+  sse?: Partial<SseOptions>;
   /** What `GET /readyz` checks (storage, packs, …); without it the app is ready whenever it answers. */
   readiness?: ReadinessProbe;
   /** The clock runs are stamped with. */
@@ -104,7 +116,14 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
   // Every pack call, run transition and request is traced and counted: mounted before anything else.
   const { input, middleware: telemetry } = applyTelemetry(bindings);
   // Every caller of a pack below goes through this one pipeline (deadline, then the traced bindings).
-  const callPack = apiPackCaller(input.runHandler, input.runCheck);
+  const secretsEnv = input.secrets?.env ?? DEFAULT_SECRET_ENV;
+  // One cache for calls and routes: a secret set here reaches this process's next call at once.
+  const secrets = input.secrets ? { ...input.secrets, store: cachedSecretStore(input.secrets.store) } : undefined;
+  const callPack = apiPackCaller(
+    input.runHandler,
+    input.runCheck,
+    secrets ? secretsPipeline(secrets, secretsEnv, input.toolRegistry) : undefined,
+  );
   const runCheck = input.runCheck === undefined ? undefined : toRunCheck(callPack);
   const logger = input.logger ?? consoleLogger;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -136,6 +155,7 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
     });
   }
   registerToolRoutes(app, { callPack, toolRegistry: input.toolRegistry, cursors });
+  if (secrets) registerSecretRoutes(app, { store: secrets.store, env: secretsEnv, cursors });
   if (input.toolRegistry) {
     registerGuardrailRoutes(app, { toolRegistry: input.toolRegistry, runCheck, cursors });
   }
@@ -148,6 +168,7 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
       logger,
       now: input.clock ?? (() => new Date()),
       ...(input.runs ? { options: input.runs } : {}),
+      ...(input.servedPacks ? { servedPacks: input.servedPacks } : {}),
     });
     registerRunRoutes(app, {
       runStore: input.runStore,
@@ -161,6 +182,7 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
         pollMs: input.sse?.pollMs ?? 1_000,
         maxDurationMs: input.sse?.maxDurationMs ?? 5 * 60_000,
       },
+      maxStreamsPerTenant: input.sse?.maxStreamsPerTenant ?? DEFAULT_MAX_STREAMS_PER_TENANT,
     });
   }
 

@@ -37,7 +37,7 @@ export { createOpenApiDocument, OPENAPI_PATH, type OpenApiMeta } from './openapi
 export { type CursorSealer, createCursorSealer } from './pagination/cursor-seal.js';
 export type { ReadinessCheckResult, ReadinessProbe } from './routes/health.js';
 export { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './runs/execution-options.js';
-export type { StreamTiming } from './runs/stream.js';
+export type { SseOptions, StreamTiming } from './runs/stream.js';
 export type { MetricsRouteOptions } from './telemetry/metrics-route.js';
 export { withS3Telemetry } from './telemetry/standalone-s3.js';
 export { formatTraceparent, parseTraceparent } from './telemetry/trace-context.js';

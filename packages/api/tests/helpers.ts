@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { PackIndex } from '@kindgi/protocol';
 import { packError } from '@kindgi/protocol';
 import {
   createInMemoryBlobStorage,
   createInMemoryRunStore,
+  createInMemorySecretStore,
   createInMemoryToolRegistry,
   createScriptedRunCheck,
   createScriptedRunHandler,
@@ -13,6 +15,9 @@ import {
   scriptedReply,
 } from '@kindgi/testing';
 import { type CreateAppInput, createApp } from '../src/index.js';
+
+/** A key-encryption key for tests' secret stores (never a deployment's). */
+export const TEST_KEYRING = { current: { id: 'test-key', key: randomBytes(32) }, previous: [] };
 
 export const TOKEN_A = 'tok-tenant-a';
 export const TOKEN_B = 'tok-tenant-b';
@@ -129,6 +134,7 @@ export function makeApp(overrides: Partial<CreateAppInput> = {}, control: Parame
     toolRegistry: createInMemoryToolRegistry([PACK]),
     runStore: createInMemoryRunStore(),
     blobStorage: createInMemoryBlobStorage(),
+    secrets: { store: createInMemorySecretStore(TEST_KEYRING) },
   };
   const input: CreateAppInput = { ...bindings, logger: quietLogger, ...overrides };
   return { app: createApp(input), ...bindings };

@@ -50,7 +50,7 @@ describe('run queue', () => {
     const hold = deferred();
     const started = deferred();
     const { app } = makeApp(
-      { runs: { concurrencyPerPack: 1, maxQueuedPerPack: 2 } },
+      { runs: { concurrencyPerPack: 1, maxQueuedPerPack: 2, maxQueuedPerTenant: 2 } },
       { hold: hold.promise, started: () => started.resolve() },
     );
     const first = await json<Run>(app.request('/v1/runs', jsonPost({ toolId: 'hold', input: 0 })));

@@ -224,7 +224,9 @@ export type BlobError =
   | { code: 'invalid-key'; message: string }
   /** Reading the body failed (the client went away, or a verifying stream refused it): nothing stored. */
   | { code: 'blob-body-failed'; message: string; cause: unknown }
-  | { code: 'blob-storage-error'; message: string; cause?: unknown };
+  | { code: 'blob-storage-error'; message: string; cause?: unknown }
+  /** Refused before any byte was kept (upload buffers spent, too many open uploads): retry after a pause. */
+  | { code: 'storage-busy'; message: string; retryAfterSeconds: number };
 
 export type BlobErrorCode = BlobError['code'];
 

@@ -1,4 +1,10 @@
-import { compareCodeUnits, type IndexGuardrail, type IndexTool, type PackIndex } from '@kindgi/protocol';
+import {
+  compareCodeUnits,
+  type IndexGuardrail,
+  type IndexTool,
+  type JsonSchema,
+  type PackIndex,
+} from '@kindgi/protocol';
 import semver from 'semver';
 import type { GuardrailDescriptor, ToolDescriptor, ToolRegistry } from './tool-registry.js';
 
@@ -21,6 +27,21 @@ function compareVersions(a: string, b: string): number {
 /** A tool's version as a registry lists it and routes it: its own, else its pack's. */
 export function indexToolVersion(pack: PackIndex, tool: IndexTool): string {
   return tool.version ?? pack.packVersion;
+}
+
+/**
+ * The secrets an index tool declares (`needsSpec.secrets`: name → JSON Schema), or undefined when none.
+ * Entries that are not objects are left out: the indexer checks declarations, this only reads them.
+ */
+export function declaredSecrets(tool: IndexTool): Record<string, JsonSchema> | undefined {
+  const needs = tool.needsSpec;
+  const secrets = needs !== null && typeof needs === 'object' ? (needs as { secrets?: unknown }).secrets : undefined;
+  if (secrets === null || typeof secrets !== 'object' || Array.isArray(secrets)) return undefined;
+  const out: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(secrets)) {
+    if (schema !== null && typeof schema === 'object' && !Array.isArray(schema)) out[name] = schema as JsonSchema;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**
@@ -52,6 +73,8 @@ export function describeIndexTools(packs: readonly PackIndex[]): ToolDescriptor[
     if (newest.tool.description !== undefined) descriptor.description = newest.tool.description;
     if (newest.tool.mutating !== undefined) descriptor.mutating = newest.tool.mutating;
     if (newest.tool.effects !== undefined) descriptor.effects = newest.tool.effects;
+    const secrets = declaredSecrets(newest.tool);
+    if (secrets !== undefined) descriptor.secrets = secrets;
     return descriptor;
   });
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

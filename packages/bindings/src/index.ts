@@ -3,12 +3,16 @@ export type { Principal, TokenResolver } from './auth.js';
 export {
   type BlobBytesPort,
   type BlobRowsPort,
+  type BlobStorageLimits,
   type BlobStoragePorts,
+  type BudgetLease,
+  ByteBudget,
   type BytesTarget,
   blobStorageError,
   type CommitOutcome,
   type CompleteOutcome,
   createBlobStorage,
+  DEFAULT_MAX_OPEN_UPLOADS_PER_TENANT,
   listByPrefixOverScan,
   type ObjectRowsPort,
   type ObjectWhere,
@@ -93,6 +97,7 @@ export {
 export type { IdempotencyEntry, IdempotencyHoldOutcome, IdempotencyStore } from './idempotency.js';
 export {
   createIndexToolRegistry,
+  declaredSecrets,
   describeIndexGuardrails,
   describeIndexTools,
   type ForeignIndexEntry,
@@ -104,6 +109,7 @@ export {
 export { callerOfBindings, composePackCall, toRunCheck, toRunHandler } from './pack-call/compose.js';
 export { deadlineLayer } from './pack-call/deadline-layer.js';
 export { didNotRun, type RetryLayerOptions, retryLayer } from './pack-call/retry-layer.js';
+export { type SecretsLayerOptions, secretsLayer } from './pack-call/secrets-layer.js';
 export type {
   CheckCall,
   PackCall,
@@ -117,7 +123,7 @@ export type {
 } from './pack-calls.js';
 export { type RangeHeader, readRangeHeader } from './range-header.js';
 export { attemptRun, unwrapRun } from './run-core/refusals.js';
-export type { PagedRun, RunRows, StoredRunEvent } from './run-core/rows.js';
+export type { ClaimFilter, PagedRun, RunRows, StoredRunEvent } from './run-core/rows.js';
 export { createRunStore } from './run-core/store.js';
 export {
   holdsLease,
@@ -131,11 +137,14 @@ export {
 export { createLocalRunWatchers, type LocalRunWatchers } from './run-core/watchers.js';
 export {
   type ClaimedRun,
+  type RunClaimRequest,
   type RunError,
   type RunEvent,
   type RunFilter,
   type RunJob,
+  type RunKey,
   type RunOutcome,
+  type RunQueueLimits,
   type RunRecord,
   type RunStatus,
   type RunStore,
@@ -145,6 +154,44 @@ export {
   TERMINAL_RUN_STATUSES,
 } from './runs.js';
 export type { S3Credential, S3CredentialBinding } from './s3-credentials.js';
+export {
+  cachedSecretStore,
+  checkSecretEnv,
+  checkSecretName,
+  checkSecretValue,
+  createSecretRedactor,
+  createSecretStore,
+  DEFAULT_SECRET_ENV,
+  MAX_SECRET_VALUE_BYTES,
+  MIN_REDACTED_LENGTH,
+  openSecret,
+  parseSecretKey,
+  REDACTED,
+  rewrapSecret,
+  SECRET_CACHE_MS,
+  SECRET_ENV_PATTERN,
+  SECRET_NAME_PATTERN,
+  type SealedSecret,
+  type SecretAddress,
+  type SecretAuditEntry,
+  type SecretAuditRow,
+  type SecretError,
+  type SecretErrorCode,
+  type SecretKey,
+  type SecretKeyring,
+  type SecretMetadata,
+  type SecretPage,
+  type SecretRedactor,
+  type SecretRow,
+  type SecretRowsPort,
+  type SecretRowsResult,
+  type SecretStore,
+  type SecretStoreOptions,
+  type SecretWrite,
+  sealSecret,
+  secretError,
+  secretKeyId,
+} from './secrets/index.js';
 export type {
   HttpRequestEvent,
   HttpSurface,

@@ -79,7 +79,7 @@ export interface RunFilter {
 export type RunStoreError =
   | { code: 'run-not-found'; message: string }
   | { code: 'run-already-exists'; message: string }
-  /** The pack's queue holds `maxQueued` runs already: accepting more would only delay them all. */
+  /** The pack's queue holds `maxQueued` runs already, or the tenant its `maxQueuedPerTenant` of them. */
   | { code: 'run-queue-full'; message: string }
   /** The run finished already (`finish` without an owner, e.g. a cancel). */
   | { code: 'run-already-terminal'; message: string; run: RunRecord }
@@ -90,6 +90,30 @@ export type RunStoreError =
   | { code: 'run-store-error'; message: string; cause?: unknown };
 
 type Async<T> = Promise<Result<T, RunStoreError>>;
+
+/** A run's identity within its store. */
+export interface RunKey {
+  tenantId: string;
+  runId: string;
+}
+
+/** How many queued runs `enqueue` accepts. */
+export interface RunQueueLimits {
+  /** Queued runs of one pack, all tenants together. */
+  maxQueued: number;
+  /** Queued runs of one pack and one tenant; no tenant limit when absent. */
+  maxQueuedPerTenant?: number;
+}
+
+/** What `claim` may take and under which lease. */
+export interface RunClaimRequest {
+  owner: string;
+  leaseMs: number;
+  /** Packs the claimer has no room for now. */
+  busyPacks: readonly string[];
+  /** The packs the claimer serves; runs of other packs stay queued for a server that serves them. */
+  servedPacks?: readonly string[];
+}
 
 /** The terminal outcome `finish` records. */
 export interface RunOutcome {
@@ -109,17 +133,27 @@ export const TERMINAL_EVENT_KINDS = {
 /**
  * Where runs, their queue and their event journals persist. Runs list newest first.
  *
- * Execution is claimed, never assumed: `enqueue` stores a `queued` run; an executor `claim`s the oldest
+ * Execution is claimed, never assumed: `enqueue` stores a `queued` run; an executor `claim`s the next
  * available one (status `running`, a lease of `leaseMs` owned by `owner`), keeps it alive with `heartbeat`,
- * and ends it with `finish(…, { owner })`, which fails with `run-lease-lost` if the lease is no longer its
- * own. `expireLeases` fails runs whose lease ran out (their executor died) as `run-interrupted`. Every
- * transition that changes `status` journals its event in the same atomic step, so a run is executed at most
- * once and every stream follower sees its end. A store shared by N servers must keep these semantics across
- * them (PostgreSQL: row locks and `FOR UPDATE SKIP LOCKED`).
+ * and ends it with `finish(…, { owner })`, which fails with `run-lease-lost` if the run is no longer running
+ * under its name. A lease that ran out is only the point after which `expireLeases` may fail the run as
+ * `run-interrupted` (its executor is presumed dead); until a sweep did, the owner may still renew, requeue or
+ * finish it, so an executor that could not reach the store for a while loses nothing. Every transition that
+ * changes `status` journals its event in the same atomic step, so a run is executed at most once and every
+ * stream follower sees its end. A store shared by N servers must keep these semantics across them
+ * (PostgreSQL: row locks and `FOR UPDATE SKIP LOCKED`).
+ *
+ * Claims are fair between tenants: the next run is the oldest available one of the tenant with the fewest
+ * runs `running` in the whole store; between tenants with as many, of the one whose last claim is the
+ * oldest (a tenant never claimed first). One tenant's queued runs therefore delay another's by at most one
+ * run per tenant ahead of it, not by the length of the queue.
  */
 export interface RunStore {
-  /** Stores a new `queued` run; `run-queue-full` when `job.packId` already has `maxQueued` queued runs. */
-  enqueue(run: RunRecord, job: RunJob, options: { maxQueued: number }): Async<RunRecord>;
+  /**
+   * Stores a new `queued` run; `run-queue-full` when `job.packId` already has `maxQueued` queued runs, or
+   * `maxQueuedPerTenant` of this run's tenant (the message then names the tenant's limit).
+   */
+  enqueue(run: RunRecord, job: RunJob, options: RunQueueLimits): Async<RunRecord>;
   get(tenantId: string, runId: string): Async<RunRecord | null>;
   /** Records without `output` (with `outputSize`); a `cursor` the store did not issue is `invalid-cursor`. */
   list(
@@ -129,11 +163,12 @@ export interface RunStore {
     limit: number,
   ): Async<{ data: RunRecord[]; nextCursor?: string }>;
   /**
-   * Leases the oldest queued run that is available (not delayed by `requeue`) and not in `busyPacks`: it
-   * becomes `running`; the first claim sets `startedAt` and journals `run.started`.
+   * Leases the next queued run (the fair order above) that is available (not delayed by `requeue`), of a
+   * pack in `servedPacks` (any pack when absent) and not in `busyPacks`: it becomes `running`; the first
+   * claim sets `startedAt` and journals `run.started`.
    */
-  claim(request: { owner: string; leaseMs: number; busyPacks: readonly string[] }): Async<ClaimedRun | null>;
-  /** Extends the lease; false when it is lost (the run is no longer running under `owner`). */
+  claim(request: RunClaimRequest): Async<ClaimedRun | null>;
+  /** Extends the lease, an expired one too; false when it is lost (the run is no longer running under `owner`). */
   heartbeat(tenantId: string, runId: string, owner: string, leaseMs: number): Async<boolean>;
   /** Gives a leased run back to its queue (the pack said it did not run it), claimable after `delayMs`. */
   requeue(tenantId: string, runId: string, owner: string, delayMs: number): Async<void>;
@@ -142,8 +177,11 @@ export interface RunStore {
    * holds (`run-lease-lost` otherwise); without, for any non-terminal run (`run-already-terminal`).
    */
   finish(tenantId: string, runId: string, outcome: RunOutcome, options?: { owner?: string }): Async<RunRecord>;
-  /** Fails every running run whose lease expired as `run-interrupted`; returns them. */
-  expireLeases(message: string): Async<RunRecord[]>;
+  /**
+   * Fails every running run whose lease expired as `run-interrupted`, except those in `keep` (runs the
+   * caller is still executing: its executor is alive); returns them.
+   */
+  expireLeases(message: string, options?: { keep?: readonly RunKey[] }): Async<RunRecord[]>;
   /** Appends a non-terminal event (e.g. `guardrail.violation`), assigning the run's next sequence number. */
   appendEvent(tenantId: string, runId: string, event: { kind: string; data: unknown }): Async<RunEvent>;
   /** Events with a sequence greater than `afterSequence`, ascending. */

@@ -12,6 +12,8 @@ export interface ToolDescriptor {
   outputSchema: JsonSchema;
   mutating?: boolean;
   effects?: unknown[];
+  /** The secrets the tool declares (`needsSpec.secrets` of its newest version): name → JSON Schema. */
+  secrets?: Record<string, JsonSchema>;
 }
 
 /**

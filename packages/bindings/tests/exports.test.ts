@@ -7,6 +7,8 @@ describe('@kindgi/bindings public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(surface).sort()).toEqual([
       'ARTIFACTS_BUCKET',
+      'ByteBudget',
+      'DEFAULT_MAX_OPEN_UPLOADS_PER_TENANT',
       'DEFAULT_MULTIPART_EXPIRY_MS',
       'MAX_KEY_BYTES',
       'MAX_MULTIPART_PARTS',

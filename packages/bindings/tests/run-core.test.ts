@@ -24,11 +24,10 @@ const row = (run: RunRecord, extra: Partial<RunRow> = {}): RunRow => ({
   job: '{}',
   attempts: 0,
   lease_owner: null,
-  lease_live: false,
   ...extra,
 });
 const running = (extra: Partial<RunRow> = {}) =>
-  row(record({ status: 'running', startedAt: 'then' }), { attempts: 1, lease_owner: 'o1', lease_live: 1, ...extra });
+  row(record({ status: 'running', startedAt: 'then' }), { attempts: 1, lease_owner: 'o1', ...extra });
 
 describe('run transitions', () => {
   it('a first claim starts the run and journals it; a later one is only its next attempt', () => {
@@ -40,12 +39,13 @@ describe('run transitions', () => {
     expect(again.journal).toBeUndefined();
   });
 
-  it('requeues only under a live lease of the same owner, clearing it', () => {
+  it('requeues only while the same owner holds the running run, clearing the lease', () => {
     expect(requeueRun(running(), 'r1', 'o1', 50, AT)).toMatchObject({
       value: { run: { status: 'queued', updatedAt: AT }, attempts: 1, delayMs: 50 },
     });
     expect(requeueRun(running(), 'r1', 'o1', 50, AT)).not.toHaveProperty('value.lease');
-    for (const lost of [running({ lease_live: 0 }), running({ lease_owner: 'o2' }), undefined]) {
+    const interrupted = running({ status: 'failed', lease_owner: null });
+    for (const lost of [interrupted, running({ lease_owner: 'o2' }), undefined]) {
       expect(requeueRun(lost, 'r1', 'o1', 50, AT)).toMatchObject({ error: { code: 'run-lease-lost' } });
     }
   });

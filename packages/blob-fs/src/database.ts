@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS uploads (
   tenant_id TEXT NOT NULL,
   info TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS uploads_tenant_open ON uploads (tenant_id) WHERE json_extract(info, '$.completed') IS NULL;
 CREATE TABLE IF NOT EXISTS upload_parts (
   upload_id TEXT NOT NULL,
   part_number INTEGER NOT NULL,
@@ -83,6 +84,31 @@ CREATE TABLE IF NOT EXISTS run_events (
   at TEXT NOT NULL,
   PRIMARY KEY (tenant_id, run_id, sequence)
 );
+CREATE TABLE IF NOT EXISTS secrets (
+  tenant_id TEXT NOT NULL,
+  env TEXT NOT NULL,
+  name TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  kek_id TEXT NOT NULL,
+  wrapped_key BLOB NOT NULL,
+  ciphertext BLOB NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  updated_by TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, env, name)
+);
+CREATE INDEX IF NOT EXISTS secrets_kek ON secrets (kek_id);
+CREATE TABLE IF NOT EXISTS secret_audit (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant_id TEXT NOT NULL,
+  env TEXT NOT NULL,
+  name TEXT NOT NULL,
+  action TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  actor TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS secret_audit_tenant ON secret_audit (tenant_id, seq);
 `;
 
 /** Columns added after a table first shipped: created here on databases made before them. */

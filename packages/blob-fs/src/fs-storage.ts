@@ -29,6 +29,8 @@ export interface FsBlobStorageOptions {
    */
   multipartExpiryMs?: number;
   expirySweepMs?: number;
+  /** Multipart uploads one tenant may have in progress (default 1000); past it, `storage-busy`. */
+  maxOpenUploadsPerTenant?: number;
   /**
    * Objects up to this many bytes (default 64 KiB) are kept inside the database, and concurrent ones committed
    * together: one fsync for many small PUTs instead of three each. Larger objects go to files.
@@ -77,7 +79,9 @@ export function openFsBlobStorage(options: FsBlobStorageOptions): Result<FsBlobS
       rmSync(directory.path(ref), { force: true });
     }
     const swept = sweep(db, directory);
-    const binding = createBlobStorage({ rows: { ...objects.port, ...uploads.port }, bytes: directory });
+    const limits =
+      options.maxOpenUploadsPerTenant !== undefined ? { maxOpenUploadsPerTenant: options.maxOpenUploadsPerTenant } : {};
+    const binding = createBlobStorage({ rows: { ...objects.port, ...uploads.port }, bytes: directory }, limits);
     // A failing database shows up on the requests that use it; the next sweep retries.
     const timer = setInterval(
       () => void binding.expireMultipartUploads(new Date(Date.now() - expiryMs)),

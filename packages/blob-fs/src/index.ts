@@ -8,3 +8,4 @@ export {
 export { type FsBlobStorage, type FsBlobStorageOptions, openFsBlobStorage } from './fs-storage.js';
 export { createSqliteIdempotencyStore, type SqliteIdempotencyStore } from './idempotency-store.js';
 export { createSqliteRunStore, type SqliteRunStore } from './run-store.js';
+export { createSqliteSecretRows } from './secret-rows.js';

@@ -5,6 +5,7 @@ import {
   interruptRun,
   type PagedRun,
   type RunChange,
+  type RunKey,
   type RunRecord,
   type RunRow,
   type RunRows,
@@ -30,8 +31,32 @@ export interface SqliteRunStore extends RunStore {
   close(): void;
 }
 
-// Rows as the transitions read them; a running run without a lease (a database from before leases) has none.
-const ROWS = 'SELECT *, coalesce(lease_expires_at, 0) > @now AS lease_live FROM runs';
+// What the run store adds to the shared schema (database.ts): the per-pack queue, the per-tenant queue the
+// fair claim reads, and each tenant's last claim (its `turn`, from one counter).
+const SCHEMA = `
+CREATE INDEX IF NOT EXISTS runs_queue ON runs (pack_id, seq) WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS runs_tenant_queue ON runs (tenant_id, seq) WHERE status = 'queued';
+CREATE TABLE IF NOT EXISTS run_turns (tenant_id TEXT PRIMARY KEY, turn INTEGER NOT NULL);
+`;
+
+const ROWS = 'SELECT * FROM runs';
+// The oldest claimable run of each tenant, ranked by the tenant's running runs, then its last claim.
+const CLAIMABLE = `WITH heads AS (
+    SELECT tenant_id, min(seq) AS seq FROM runs
+    WHERE status = 'queued' AND available_at <= @now
+      AND pack_id NOT IN (SELECT value FROM json_each(@busy))
+      AND (@served IS NULL OR pack_id IN (SELECT value FROM json_each(@served)))
+    GROUP BY tenant_id
+  )
+  SELECT runs.* FROM heads JOIN runs ON runs.seq = heads.seq
+  ORDER BY (SELECT count(*) FROM runs AS r WHERE r.tenant_id = heads.tenant_id AND r.status = 'running'),
+    coalesce((SELECT turn FROM run_turns AS t WHERE t.tenant_id = heads.tenant_id), 0), heads.seq
+  LIMIT 1`;
+// A running run without a lease (a database from before leases) has expired.
+const EXPIRED = `${ROWS} WHERE status = 'running' AND coalesce(lease_expires_at, 0) <= @by
+    AND NOT EXISTS (SELECT 1 FROM json_each(@keep) AS k
+      WHERE json_extract(k.value, '$[0]') = runs.tenant_id AND json_extract(k.value, '$[1]') = runs.run_id)
+  ORDER BY seq`;
 const SAVE = `UPDATE runs SET status = @status, record = @record, output = @output, attempts = @attempts,
     available_at = @now + @delayMs, lease_owner = @owner, lease_expires_at = @now + @leaseMs
   WHERE tenant_id = @tenantId AND run_id = @runId`;
@@ -40,17 +65,21 @@ function prepareStatements(db: KindgiDatabase) {
   const prepare = <R>(text: string) => db.prepare<Record<string, unknown>[], R>(text);
   return {
     select: prepare<RunRow>(`${ROWS} WHERE tenant_id = @tenantId AND run_id = @runId`),
-    claimable: prepare<RunRow>(
-      `${ROWS} WHERE status = 'queued' AND available_at <= @now
-         AND pack_id NOT IN (SELECT value FROM json_each(@busy)) ORDER BY seq LIMIT 1`,
+    claimable: prepare<RunRow & { tenant_id: string }>(CLAIMABLE),
+    takeTurn: prepare(
+      `INSERT INTO run_turns (tenant_id, turn) VALUES (@tenantId, (SELECT coalesce(max(turn), 0) + 1 FROM run_turns))
+       ON CONFLICT (tenant_id) DO UPDATE SET turn = excluded.turn`,
     ),
-    expired: prepare<RunRow>(`${ROWS} WHERE status = 'running' AND coalesce(lease_expires_at, 0) <= @by ORDER BY seq`),
+    expired: prepare<RunRow>(EXPIRED),
     save: prepare(SAVE),
     renew: prepare(
       `UPDATE runs SET lease_expires_at = @now + @leaseMs WHERE tenant_id = @tenantId AND run_id = @runId
-         AND status = 'running' AND lease_owner = @owner AND lease_expires_at > @now`,
+         AND status = 'running' AND lease_owner = @owner`,
     ),
-    countQueued: prepare<{ n: number }>("SELECT count(*) AS n FROM runs WHERE pack_id = @packId AND status = 'queued'"),
+    countQueued: prepare<{ n: number; mine: number }>(
+      `SELECT count(*) AS n, count(*) FILTER (WHERE tenant_id = @tenantId) AS mine FROM runs
+       WHERE pack_id = @packId AND status = 'queued'`,
+    ),
     insert: prepare(
       `INSERT INTO runs (tenant_id, run_id, tool_id, status, record, pack_id, job)
        VALUES (@tenantId, @runId, @toolId, 'queued', @record, @packId, @job)`,
@@ -69,14 +98,17 @@ function prepareStatements(db: KindgiDatabase) {
   };
 }
 
-/** The rows port on `db`, and `failExpired` for leases that ran out by `by` (every lease: `MAX_SAFE_INTEGER`). */
+/**
+ * The rows port on `db`, and `failExpired` for leases that ran out by `by` (every lease: `MAX_SAFE_INTEGER`)
+ * except the runs in `keep`.
+ */
 function sqliteRows(db: KindgiDatabase, now: () => number) {
   const q = prepareStatements(db);
   const atomic =
     <A extends unknown[], T>(work: (...args: A) => T) =>
     (...args: A): T =>
       db.transaction(work).immediate(...args);
-  const byId = (tenantId: string, runId: string) => q.select.get({ now: now(), tenantId, runId });
+  const byId = (tenantId: string, runId: string) => q.select.get({ tenantId, runId });
   const append = (tenantId: string, runId: string, event: Omit<StoredRunEvent, 'sequence'>) => {
     const sequence = q.bump.get({ tenantId, runId })?.last_event;
     if (sequence !== undefined) q.insertEvent.run({ tenantId, runId, sequence, ...event });
@@ -101,15 +133,18 @@ function sqliteRows(db: KindgiDatabase, now: () => number) {
       append(run.tenantId, run.runId, { kind: change.journal, data: record, at: run.updatedAt });
     return change;
   };
-  const failExpired = atomic((by: number, step: (row: RunRow) => RunChange) =>
-    q.expired.all({ now: now(), by }).map((row) => save(step(row))),
-  );
+  const failExpired = atomic((by: number, keep: readonly RunKey[], step: (row: RunRow) => RunChange) => {
+    const kept = JSON.stringify(keep.map((key) => [key.tenantId, key.runId]));
+    return q.expired.all({ by, keep: kept }).map((row) => save(step(row)));
+  });
   const rows: RunRows = {
     ...createLocalRunWatchers(),
-    insert: atomic((record, job, maxQueued) => {
+    insert: atomic((record, job, { maxQueued, maxQueuedPerTenant }) => {
       const { tenantId, runId, toolId } = record;
       if (byId(tenantId, runId) !== undefined) return 'exists';
-      if ((q.countQueued.get({ packId: job.packId })?.n ?? 0) >= maxQueued) return 'full';
+      const queued = q.countQueued.get({ packId: job.packId, tenantId }) ?? { n: 0, mine: 0 };
+      if (maxQueuedPerTenant !== undefined && queued.mine >= maxQueuedPerTenant) return 'tenant-full';
+      if (queued.n >= maxQueued) return 'full';
       q.insert.run({ tenantId, runId, toolId, record: recordJson(record), packId: job.packId, job: runJson(job) });
       return 'inserted';
     }),
@@ -129,11 +164,14 @@ function sqliteRows(db: KindgiDatabase, now: () => number) {
       return db.prepare<unknown[], PagedRun>(sql).all(...params, count);
     },
     update: atomic((tenantId, runId, step) => save(step(byId(tenantId, runId)))),
-    claim: atomic((busyPacks, step) => {
-      const row = q.claimable.get({ now: now(), busy: JSON.stringify(busyPacks) });
-      return row && save(step(row));
+    claim: atomic(({ busyPacks, servedPacks }, step) => {
+      const served = servedPacks === undefined ? null : JSON.stringify(servedPacks);
+      const row = q.claimable.get({ now: now(), busy: JSON.stringify(busyPacks), served });
+      if (row === undefined) return undefined;
+      q.takeTurn.run({ tenantId: row.tenant_id });
+      return save(step(row));
     }),
-    expire: (step) => failExpired(now(), step),
+    expire: (keep, step) => failExpired(now(), keep, step),
     heartbeat: (tenantId, runId, owner, leaseMs) =>
       q.renew.run({ now: now(), leaseMs, tenantId, runId, owner }).changes === 1,
     append: atomic(append),
@@ -150,7 +188,7 @@ function sqliteRows(db: KindgiDatabase, now: () => number) {
  */
 export function createSqliteRunStore(source: DatabaseSource, now: () => number = Date.now): SqliteRunStore {
   const { db, owned } = resolveDatabase(source);
-  db.exec("CREATE INDEX IF NOT EXISTS runs_queue ON runs (pack_id, seq) WHERE status = 'queued'");
+  db.exec(SCHEMA);
   const { rows, failExpired } = sqliteRows(db, now);
   return {
     ...createRunStore(rows, now),
@@ -158,7 +196,7 @@ export function createSqliteRunStore(source: DatabaseSource, now: () => number =
     failInterruptedRuns(message = 'The server stopped while the run was running; it may have partly run.') {
       return attemptRun(() => {
         const at = new Date(now()).toISOString();
-        const changes = failExpired(Number.MAX_SAFE_INTEGER, (row) => unwrapRun(interruptRun(row, message, at)));
+        const changes = failExpired(Number.MAX_SAFE_INTEGER, [], (row) => unwrapRun(interruptRun(row, message, at)));
         for (const { run } of changes) rows.changed?.(run.tenantId, run.runId);
         return changes.map(({ run }) => run);
       });

@@ -56,6 +56,11 @@ export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows):
   const insertUpload = db.prepare<[string, string, string]>(
     'INSERT INTO uploads (upload_id, tenant_id, info) VALUES (?, ?, ?)',
   );
+  // The condition is the partial index's (database.ts), so the count reads only the tenant's open uploads.
+  const openCount = db.prepare<[string, number], { open: number }>(
+    `SELECT count(*) AS open FROM (SELECT 1 FROM uploads
+     WHERE tenant_id = ? AND json_extract(info, '$.completed') IS NULL LIMIT ?)`,
+  );
   const updateUpload = db.prepare<[string, string]>('UPDATE uploads SET info = ? WHERE upload_id = ?');
   const deleteUpload = db.prepare<[string]>('DELETE FROM uploads WHERE upload_id = ?');
   const partsOf = db.prepare<[string], PartRow>(
@@ -101,6 +106,11 @@ export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows):
     deleteParts.run(uploadId);
     return refs;
   };
+  const create = db.transaction((tenantId: string, uploadId: string, info: string, maxOpen: number) => {
+    if ((openCount.get(tenantId, maxOpen)?.open ?? 0) >= maxOpen) return false;
+    insertUpload.run(uploadId, tenantId, info);
+    return true;
+  });
   const record = db.transaction((tenantId: string, uploadId: string, part: StoredPart) => {
     if (!isOpen(tenantId, uploadId)) return false as const;
     const previous = partByNumber.get(uploadId, part.partNumber);
@@ -132,9 +142,8 @@ export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows):
   };
 
   const port: UploadRowsPort = {
-    async createUpload(tenantId, uploadId, created) {
-      insertUpload.run(uploadId, tenantId, JSON.stringify(created));
-    },
+    createUpload: async (tenantId, uploadId, created, maxOpen) =>
+      create.immediate(tenantId, uploadId, JSON.stringify(created), maxOpen),
     async findUpload(tenantId, uploadId) {
       const info = upload(tenantId, uploadId);
       if (info === undefined) return undefined;

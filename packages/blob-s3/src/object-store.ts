@@ -1,24 +1,36 @@
-import { createHash } from 'node:crypto';
 import {
   AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
-  PutObjectCommand,
   type S3Client,
-  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import {
   type BlobBody,
   type BlobError,
   type BodyDigests,
   type BodyExpectations,
+  type ByteBudget,
   consumeBody,
-  MAX_MULTIPART_PARTS,
 } from '@kindgi/bindings';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
+import { PartWriter } from './part-writer.js';
+
+/** The bytes every upload of one storage may buffer at once, and how long a new upload waits for its share. */
+export interface UploadBuffers {
+  budget: ByteBudget;
+  waitMs: number;
+}
+
+/** An upload refused because the buffers stayed spent: the caller answers 503 (S3 `SlowDown`) and retries. */
+function uploadBuffersBusy(limit: number): Result<never, BlobError> {
+  const mib = Math.round(limit / (1024 * 1024));
+  return err({
+    code: 'storage-busy',
+    message: `every upload buffer (${mib} MiB in all) is in use; retry shortly`,
+    retryAfterSeconds: 1,
+  });
+}
 
 /** A failure of the object store (unreachable, refusing, timing out) as the storage error callers get. */
 export function objectStoreError(action: string, cause: unknown): Result<never, BlobError> {
@@ -37,19 +49,18 @@ function isMissing(cause: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound' || name === 'NoSuchUpload' || status === 404;
 }
 
-const base64Md5 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
-
 /**
- * The bytes of blobs in one bucket of an S3-compatible store. A body streams through in parts of
- * `partSize` bytes (at most one part is held in memory): a body that fits in one part is sent with one
- * PutObject, a larger one as a multipart upload. Every request carries the bytes' Content-MD5, so the
- * store refuses what it did not receive intact.
+ * The bytes of blobs in one bucket of an S3-compatible store. A body streams through a buffer of
+ * `partSize` bytes (the one buffer it holds, out of the shared upload budget): a body that fits is sent
+ * with one PutObject, a larger one as a multipart upload. Every request carries the bytes' Content-MD5, so
+ * the store refuses what it did not receive intact.
  */
 export class ObjectStore {
   constructor(
     readonly client: S3Client,
     readonly bucket: string,
     readonly partSize: number,
+    private readonly uploads: UploadBuffers,
   ) {}
 
   /**
@@ -70,7 +81,9 @@ export class ObjectStore {
 
   /**
    * Streams a body to `objectKey`, checking it against `expect` before the last request completes it.
-   * `onMultipart` learns the store's upload id before the first part is sent (for the sweep). A body that
+   * `onMultipart` learns the store's upload id before the first part is sent (for the sweep). The body's
+   * buffer (one part, or the declared size when smaller) comes out of the upload budget first: when the
+   * budget stays spent for its wait, the write is refused (`storage-busy`) before a byte is read. A body that
    * fails leaves nothing behind when the cleanup succeeds (`cleaned`).
    */
   async write(
@@ -79,73 +92,23 @@ export class ObjectStore {
     expect: BodyExpectations,
     onMultipart: (uploadId: string) => Promise<void>,
   ): Promise<Result<BodyDigests, BlobError> & { cleaned?: boolean }> {
-    let chunks: Uint8Array[] = [];
-    let buffered = 0;
-    let uploadId: string | undefined;
-    const parts: { PartNumber: number; ETag: string }[] = [];
-    const Bucket = this.bucket;
-    const sendPart = async () => {
-      const data = Buffer.concat(chunks, buffered);
-      chunks = [];
-      buffered = 0;
-      if (uploadId === undefined) {
-        const created = await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key: objectKey }));
-        if (created.UploadId === undefined) throw new Error('the store answered CreateMultipartUpload without an id');
-        uploadId = created.UploadId;
-        await onMultipart(uploadId);
-      }
-      const PartNumber = parts.length + 1;
-      if (PartNumber > MAX_MULTIPART_PARTS) throw new Error('the body needs more than 10000 parts');
-      const md5 = createHash('md5').update(data).digest('hex');
-      const sent = await this.client.send(
-        new UploadPartCommand({
-          Bucket,
-          Key: objectKey,
-          UploadId: uploadId,
-          PartNumber,
-          Body: data,
-          ContentLength: data.byteLength,
-          ContentMD5: base64Md5(md5),
-        }),
-      );
-      parts.push({ PartNumber, ETag: sent.ETag ?? `"${md5}"` });
-    };
-    const consumed = await consumeBody(
-      body,
-      async (chunk) => {
-        chunks.push(chunk);
-        buffered += chunk.byteLength;
-        if (buffered >= this.partSize) await sendPart();
-      },
-      expect,
-    );
-    if (consumed.kind === 'err') return { ...consumed, cleaned: await this.discardUpload(objectKey, uploadId) };
+    const { budget, waitMs } = this.uploads;
+    const lease = await budget.acquire(Math.min(this.partSize, expect.size ?? this.partSize), waitMs);
+    if (lease === undefined) return { ...uploadBuffersBusy(budget.limit), cleaned: true };
     try {
-      if (uploadId === undefined) {
-        const data = Buffer.concat(chunks, buffered);
-        await this.client.send(
-          new PutObjectCommand({
-            Bucket,
-            Key: objectKey,
-            Body: data,
-            ContentLength: data.byteLength,
-            ContentMD5: base64Md5(consumed.value.md5),
-          }),
-        );
-      } else {
-        if (buffered > 0) await sendPart();
-        await this.client.send(
-          new CompleteMultipartUploadCommand({
-            Bucket,
-            Key: objectKey,
-            UploadId: uploadId,
-            MultipartUpload: { Parts: parts },
-          }),
-        );
+      const writer = new PartWriter({ client: this.client, bucket: this.bucket, objectKey, onMultipart }, lease.bytes);
+      const consumed = await consumeBody(body, (chunk) => writer.take(chunk), expect);
+      if (consumed.kind === 'err')
+        return { ...consumed, cleaned: await this.discardUpload(objectKey, writer.uploadId) };
+      try {
+        await writer.finish(consumed.value.md5);
+        return consumed;
+      } catch (cause) {
+        const failed = objectStoreError('store the body', cause);
+        return { ...failed, cleaned: await this.discardUpload(objectKey, writer.uploadId) };
       }
-      return consumed;
-    } catch (cause) {
-      return { ...objectStoreError('store the body', cause), cleaned: await this.discardUpload(objectKey, uploadId) };
+    } finally {
+      lease.release();
     }
   }
 

@@ -1,6 +1,7 @@
 import {
   type BlobError,
   type BlobStorageBinding,
+  ByteBudget,
   blobStorageError,
   createBlobStorage,
   DEFAULT_MULTIPART_EXPIRY_MS,
@@ -13,6 +14,9 @@ import { ObjectStore } from './object-store.js';
 
 const MiB = 1024 * 1024;
 const HOUR_MS = 60 * 60 * 1000;
+/** The default of `uploadBufferBytes`: 32 uploads' buffers of the default part size. */
+const DEFAULT_UPLOAD_BUFFER_BYTES = 256 * MiB;
+const DEFAULT_UPLOAD_BUFFER_WAIT_MS = 10_000;
 
 /** Where an S3 blob storage keeps bytes and metadata, and how it cleans up after crashes. */
 export interface S3BlobStorageOptions extends S3Timeouts {
@@ -23,12 +27,24 @@ export interface S3BlobStorageOptions extends S3Timeouts {
   prefix?: string;
   /** Bodies are sent in parts of this size (default 8 MiB, at least 5 MiB); one part is held in memory. */
   partSize?: number;
+  /**
+   * The bytes all uploads (PUTs, parts, REST artifacts, multipart assembly) may buffer at once, default 256
+   * MiB, at least `partSize`. Each upload holds one part's worth (less when its declared size is smaller).
+   */
+  uploadBufferBytes?: number;
+  /**
+   * How long a new upload waits for its buffer when the budget is spent (default 10,000 ms) before it is
+   * refused with `storage-busy` (503 `SlowDown`, REST 503 with `Retry-After`).
+   */
+  uploadBufferWaitMs?: number;
   /** How long a body being written is safe from the sweep (default 1 hour): longer than any upload takes. */
   pendingGraceMs?: number;
   /** How often the sweep (and upload expiry) runs (default every 60 s; 0: only when `sweep()` is called). */
   sweepIntervalMs?: number;
   /** Unfinished uploads (and completed ones' kept answers) older than this are expired (default 7 days). */
   multipartExpiryMs?: number;
+  /** Multipart uploads one tenant may have in progress (default 1000); past it, `storage-busy`. */
+  maxOpenUploadsPerTenant?: number;
 }
 
 /** A `BlobStorageBinding` on an S3-compatible bucket with metadata in PostgreSQL. */
@@ -54,13 +70,22 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
   if (!Number.isSafeInteger(partSize) || partSize < 5 * MiB) {
     return err({ code: 'blob-storage-error', message: `partSize must be at least 5 MiB, got ${partSize}` });
   }
+  const uploadBufferBytes = options.uploadBufferBytes ?? DEFAULT_UPLOAD_BUFFER_BYTES;
+  if (!Number.isSafeInteger(uploadBufferBytes) || uploadBufferBytes < partSize) {
+    const message = `uploadBufferBytes must be at least partSize (${partSize}), got ${uploadBufferBytes}`;
+    return err({ code: 'blob-storage-error', message });
+  }
+  const uploads = {
+    budget: new ByteBudget(uploadBufferBytes),
+    waitMs: options.uploadBufferWaitMs ?? DEFAULT_UPLOAD_BUFFER_WAIT_MS,
+  };
   let client: ReturnType<typeof createBackendClient>;
   try {
     client = createBackendClient(options.backend, options);
   } catch (cause) {
     return blobStorageError(cause);
   }
-  const store = new ObjectStore(client, options.backend.bucket, partSize);
+  const store = new ObjectStore(client, options.backend.bucket, partSize, uploads);
   const reachable = await store.checkBucket();
   if (reachable.kind === 'err') {
     client.destroy();
@@ -82,7 +107,9 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
     prefix: options.prefix ?? '',
     pendingGraceMs: options.pendingGraceMs ?? HOUR_MS,
   });
-  const binding = createBlobStorage({ rows: createPostgresBlobRows(pool), bytes });
+  const limits =
+    options.maxOpenUploadsPerTenant !== undefined ? { maxOpenUploadsPerTenant: options.maxOpenUploadsPerTenant } : {};
+  const binding = createBlobStorage({ rows: createPostgresBlobRows(pool), bytes }, limits);
   const expiryMs = options.multipartExpiryMs ?? DEFAULT_MULTIPART_EXPIRY_MS;
   // A periodic step expires old uploads first, so the parts it discards are swept in the same step.
   const maintain = () =>

@@ -15,6 +15,7 @@ export const PACK_FILES = [
   'tools/format-citation/index.ts',
   'tools/case-link/index.ts',
   'tools/slow-report/index.ts',
+  'tools/verify-citation/index.ts',
   'guardrails/citations-checked/index.ts',
   'agents/support-agent/index.ts',
   'flows/case-triage/index.ts',

@@ -36,7 +36,9 @@ describe('indexing the example pack', () => {
       ['acme.format-citation', 'tools/format-citation/index.ts'],
       ['acme.lookup-case', 'tools/lookup-case/index.ts'],
       ['acme.slow-report', 'tools/slow-report/index.ts'],
+      ['acme.verify-citation', 'tools/verify-citation/index.ts'],
     ]);
+    expect(index.tools[4].needsSpec).toEqual({ secrets: { CITATOR_KEY: { type: 'string', minLength: 20 } } });
     const lookup = index.tools[2];
     // Zod on the input side: a defaulted field is optional; on the output side, an optional field stays so.
     expect(lookup.input.required).toEqual(['caseId']);

@@ -6,7 +6,8 @@ export type IndexerFileErrorCode =
   | 'ambiguous-kind'
   | 'zod-conversion-failed'
   | 'manifest-validation-failed'
-  | 'reserved-check-id';
+  | 'reserved-check-id'
+  | 'secret-name-invalid';
 
 /**
  * Why `runIndexer` wrote nothing: a pack-level failure, or (when files failed) the first failing file's
@@ -37,6 +38,7 @@ export const INDEXER_ERROR_CODES: readonly IndexerErrorCode[] = [
   'output-write-failed',
   'language-mismatch',
   'reserved-check-id',
+  'secret-name-invalid',
   'options-invalid',
 ];
 

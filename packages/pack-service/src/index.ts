@@ -6,6 +6,7 @@ export {
   type PackInvokeCall,
   type PackServiceClient,
   type PackServiceClientOptions,
+  type ReplyBudget,
 } from './client/client.js';
 export { createPackLog, type LogFormat, type LogLevel, type PackLog, type PackLogOptions } from './log/log.js';
 export {

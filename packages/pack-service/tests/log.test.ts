@@ -47,12 +47,19 @@ describe('pack log records', () => {
     expect(records[1]).not.toHaveProperty('event');
   });
 
-  it('keeps a record whose fields cannot be serialised', () => {
+  it('keeps a record whose fields JSON.stringify cannot serialise', () => {
     const lines: string[] = [];
-    const cyclic: Record<string, unknown> = {};
+    const cyclic: Record<string, unknown> = { n: 1 };
     cyclic.self = cyclic;
-    createPackLog({ write: (line) => lines.push(line), now: at }).warn('cyclic', { cyclic, big: 1n });
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ message: 'cyclic', logError: 'unserialisable fields' });
+    createPackLog({ write: (line) => lines.push(line), now: at }).warn('cyclic', { cyclic, big: 1n, after: 'kept' });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: 'warn',
+      message: 'cyclic',
+      cyclic: { n: 1, self: '[Circular]' },
+      big: 1,
+      after: 'kept',
+    });
   });
 
   it('writes one readable line per record in the pretty format', () => {
@@ -74,11 +81,11 @@ describe('pack log records', () => {
     }) as unknown as NodeJS.WriteStream;
     const writeLine = stderrLineWriter(stream);
     expect(stderrLineWriter(stream)).toBe(writeLine);
-    writeLine('{"a":1}');
+    writeLine('{"a":1}\n');
     stream.write('partial');
-    writeLine('{"b":2}');
+    writeLine('{"b":2}\n');
     stream.write(Buffer.from('whole line\n'));
-    writeLine('{"c":3}');
+    writeLine('{"c":3}\n');
     expect(written).toBe('{"a":1}\npartial\n{"b":2}\nwhole line\n{"c":3}\n');
     for (const line of written.split('\n').filter((l) => l.startsWith('{')))
       expect(() => JSON.parse(line)).not.toThrow();

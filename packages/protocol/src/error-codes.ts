@@ -53,6 +53,10 @@ export const PACK_TRANSPORT_ERROR_CODES = [
   'pack-call-aborted',
   /** The reply passed the client's `maxReplyBytes`: reading stopped there (the call did run). */
   'pack-reply-too-large',
+  /** A secret the tool declares is not set for the call's tenant: refused before the pack (it did not run). */
+  'secret-missing',
+  /** A secret the tool declares fails its schema: refused before the pack (it did not run). */
+  'secret-invalid',
 ] as const;
 
 export type PackTransportErrorCode = (typeof PACK_TRANSPORT_ERROR_CODES)[number];
@@ -65,4 +69,6 @@ export interface PackTransportError {
   readonly status?: number;
   /** From `Retry-After`, when the service sent one. */
   readonly retryAfterMs?: number;
+  /** What a refusal names (the secrets at fault, by name only). */
+  readonly details?: Readonly<Record<string, unknown>>;
 }

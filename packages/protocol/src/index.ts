@@ -92,6 +92,7 @@ export {
   type SchemaIo,
   toJSONSchemaSync,
 } from './schema/zod.js';
+export { isSecretName, SECRET_NAME_PATTERN } from './secret-name.js';
 export {
   type BearerHeader,
   constantTimeEqual,

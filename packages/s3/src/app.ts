@@ -82,6 +82,24 @@ function bodySource(c: Context): AsyncIterable<Uint8Array> {
   return (c.req.raw.body as AsyncIterable<Uint8Array> | null) ?? emptyBody();
 }
 
+/** Answers a client is to retry: it should get them, not a reset mid-body (some SDKs crash on that reset). */
+const RETRY_ON_SAME_CONNECTION: ReadonlySet<string> = new Set(['SlowDown', 'InternalError']);
+
+/**
+ * Reads and drops what is left of a body the request stopped reading (refused before its first byte with
+ * `SlowDown`, or cut short by a storage failure), so the client gets the answer on a connection it can keep
+ * instead of a reset while it still sends. Nothing is kept; the listener's request and idle timeouts bound how
+ * long a client may take.
+ */
+async function discardUnreadBody(c: Context): Promise<void> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming === undefined || incoming.readableEnded || incoming.destroyed) return;
+  await new Promise<void>((resolve) => {
+    for (const event of ['end', 'close', 'error']) incoming.once(event, () => resolve());
+    incoming.resume();
+  });
+}
+
 function toResponse(outcome: S3Outcome, requestId: string, method: string, resource: string): Response {
   if (outcome instanceof Response) {
     outcome.headers.set('x-amz-request-id', requestId);
@@ -162,7 +180,9 @@ export function createS3App(input: CreateS3AppInput): Hono {
         storage: input.blobStorage,
         logger,
       };
-      return toResponse(await dispatch(request, rawHeaders), requestId, method, rawPath);
+      const outcome = await dispatch(request, rawHeaders);
+      if (!(outcome instanceof Response) && RETRY_ON_SAME_CONNECTION.has(outcome.code)) await discardUnreadBody(c);
+      return toResponse(outcome, requestId, method, rawPath);
     } catch (thrown) {
       logger.error('s3: unexpected failure', {
         requestId,

@@ -41,6 +41,8 @@ export const S3_ERRORS = {
     status: 403,
     message: 'The request signature we calculated does not match the signature you provided.',
   },
+  // Real S3's throttle answer: SDKs back off and retry it on their own.
+  SlowDown: { status: 503, message: 'Please reduce your request rate.' },
   XAmzContentSHA256Mismatch: {
     status: 400,
     message: "The provided 'x-amz-content-sha256' header does not match what was computed.",

@@ -27,6 +27,8 @@ export function s3FailureOf(error: BlobError, logger: ApiLogger, requestId: stri
       return s3Error('EntityTooSmall', `Part ${error.partNumber} is smaller than 5 MiB and is not the last part.`);
     case 'invalid-key':
       return s3Error('InvalidArgument', error.message);
+    case 'storage-busy':
+      return s3Error('SlowDown', `Please reduce your request rate: ${error.message}.`);
     case 'blob-storage-error':
       logger.error('s3: blob storage failed', { requestId, message: error.message });
       return s3Error('InternalError');

@@ -2,6 +2,7 @@ import type { ToolEffect } from '@kindgi/protocol';
 import type { ToolContext } from './context.js';
 import { definedFields, describe, FieldChecker, isPlainObject } from './fields.js';
 import { markPrimitive } from './marker.js';
+import { checkNeedsSpec, type HandlerContextOf, type NeedsSpecArg } from './needs-spec.js';
 import { readSchemaSlot, requireObjectSchema } from './schema-slots.js';
 import type {
   JsonObject,
@@ -24,7 +25,10 @@ export interface ToolFields {
   readonly mutating?: boolean;
   readonly effects?: readonly ToolEffect[];
   readonly needs?: unknown;
-  /** Declared secrets and settings (`{secrets: {NAME: JSON Schema}}`), resolved per tenant. */
+  /**
+   * What the tool needs from the tenant. `secrets` maps each secret's name (`CITATOR_KEY`) to the JSON
+   * Schema or Zod schema its value must match; the indexer writes Zod ones as JSON Schema.
+   */
   readonly needsSpec?: Record<string, unknown>;
   readonly limits?: Record<string, unknown>;
   readonly sandbox?: string;
@@ -39,39 +43,61 @@ export type HandlerOutputOf<Out, OutZod> = OutZod extends ZodSchemaLike
   ? ParsedOf<OutZod, never>
   : ParsedOf<Out, unknown>;
 
-/** What `defineTool` takes. `input`/`output` may be JSON Schema or Zod. */
-export interface ToolSpec<In, Out, InZod, OutZod> extends ToolFields {
+/**
+ * What `defineTool` takes. `input`/`output` may be JSON Schema or Zod, and so may each secret in
+ * `needsSpec.secrets`: the handler's `ctx.secrets` is typed from those.
+ */
+export interface ToolSpec<In, Out, InZod, OutZod, Needs = undefined> extends Omit<ToolFields, 'needsSpec'> {
+  /** `{secrets: {NAME: schema}}`: the tenant secrets the tool needs, each resolved and checked on every call. */
+  readonly needsSpec?: Needs;
   readonly input?: In;
   readonly output?: Out;
   readonly inputZod?: InZod;
   readonly outputZod?: OutZod;
   /** Runs one call. (A method signature, so a JSON-Schema tool may annotate `input` with its own type.) */
-  handler(input: HandlerInputOf<In, InZod>, ctx: ToolContext): MaybePromise<HandlerOutputOf<Out, OutZod>>;
+  handler(input: HandlerInputOf<In, InZod>, ctx: HandlerContextOf<Needs>): MaybePromise<HandlerOutputOf<Out, OutZod>>;
 }
 
-/** A tool as `defineTool` returns it: plain, frozen data; a Zod schema sits in `inputZod`/`outputZod`. */
-export interface ToolDefinition<Input = JsonObject, Output = unknown> extends ToolFields {
+/**
+ * A tool as `defineTool` returns it: plain, frozen data; a Zod schema sits in `inputZod`/`outputZod` (or,
+ * for a secret, in `needsSpec.secrets` as given). `Context` is the handler's `ctx` (typed secrets).
+ */
+export interface ToolDefinition<Input = JsonObject, Output = unknown, Context = ToolContext> extends ToolFields {
   readonly input?: JsonSchemaDocument;
   readonly output?: JsonSchemaDocument;
   readonly inputZod?: ZodSchemaLike;
   readonly outputZod?: ZodSchemaLike;
-  readonly handler: (input: Input, ctx: ToolContext) => MaybePromise<Output>;
+  readonly handler: (input: Input, ctx: Context) => MaybePromise<Output>;
 }
 
-/** Any tool definition, whatever its input and output types (for lists of tools). */
-export type AnyToolDefinition = ToolDefinition<never, unknown>;
+/** Any tool definition, whatever its input, output and secret types (for lists of tools). */
+export type AnyToolDefinition = ToolDefinition<never, unknown, never>;
 
 /**
  * Defines a tool (`export default defineTool({...})`). The handler's `input` is typed from a Zod
- * `input`/`inputZod` and its `ctx` is a `ToolContext`. Throws `KindgiDefinitionError` naming the field
- * when the definition is invalid, so a broken module fails at import.
+ * `input`/`inputZod` and its `ctx` is a `ToolContext` whose `secrets` has exactly the names
+ * `needsSpec.secrets` declares. Throws `KindgiDefinitionError` naming the field when the definition is
+ * invalid, so a broken module fails at import.
+ *
+ * @example
+ * export default defineTool({
+ *   id: 'acme.verify-citation',
+ *   description: "Signs a citation with the tenant's citator key.",
+ *   needsSpec: { secrets: { CITATOR_KEY: z.string().min(20) } }, // or { type: 'string', minLength: 20 }
+ *   input: z.object({ citation: z.string() }),
+ *   handler: async (input, ctx) => sign(ctx.secrets.CITATOR_KEY, input.citation), // a string
+ * });
  */
 export function defineTool<
   In extends SchemaArg | undefined = undefined,
   Out extends SchemaArg | undefined = undefined,
   InZod extends ZodSchemaLike | undefined = undefined,
   OutZod extends ZodSchemaLike | undefined = undefined,
->(spec: ToolSpec<In, Out, InZod, OutZod>): ToolDefinition<HandlerInputOf<In, InZod>, HandlerOutputOf<Out, OutZod>> {
+  // `const` keeps a JSON Schema's `type: 'string'` literal, so the secret's type can follow from it.
+  const Needs extends NeedsSpecArg | undefined = undefined,
+>(
+  spec: ToolSpec<In, Out, InZod, OutZod, Needs>,
+): ToolDefinition<HandlerInputOf<In, InZod>, HandlerOutputOf<Out, OutZod>, HandlerContextOf<Needs>> {
   const check: FieldChecker = new FieldChecker('defineTool');
   const def = check.object(spec, 'a tool definition');
   check.namespacedId(def.id);
@@ -85,7 +111,7 @@ export function defineTool<
   }
   check.optionalBoolean(def.mutating, 'mutating');
   checkEffects(check, def.effects);
-  check.optionalObject(def.needsSpec, 'needsSpec');
+  checkNeedsSpec(check, def.needsSpec);
   check.optionalObject(def.limits, 'limits');
   check.optionalString(def.sandbox, 'sandbox');
   check.optionalObject(def.network, 'network');
@@ -98,7 +124,8 @@ export function defineTool<
   });
   return markPrimitive(definition, 'tool') as unknown as ToolDefinition<
     HandlerInputOf<In, InZod>,
-    HandlerOutputOf<Out, OutZod>
+    HandlerOutputOf<Out, OutZod>,
+    HandlerContextOf<Needs>
   >;
 }
 

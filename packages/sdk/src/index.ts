@@ -47,4 +47,12 @@ export {
 } from './define-tool.js';
 export { type DefinitionSource, KindgiDefinitionError } from './definition-error.js';
 export { PRIMITIVE_MARKER, type PrimitiveKind, primitiveKindOf } from './marker.js';
+export type {
+  HandlerContextOf,
+  JsonSchemaValueOf,
+  NeedsSpecArg,
+  SecretSchemaArg,
+  SecretsToolContext,
+  SecretValueOf,
+} from './needs-spec.js';
 export type { JsonObject, JsonSchemaDocument, SchemaArg, ZodSchemaLike } from './schema-types.js';

@@ -21,6 +21,14 @@ export const blobsConfigSchema = z.discriminatedUnion('kind', [
     forcePathStyle: z.boolean().default(false),
     /** Prepended to every object name, so one bucket can hold several deployments. */
     prefix: z.string().optional(),
+    /** Bytes all uploads of this server may buffer at once (default 256 MiB, at least 8 MiB: one part). */
+    uploadBufferBytes: z
+      .number()
+      .int()
+      .min(8 * 1024 * 1024)
+      .optional(),
+    /** How long a new upload waits for buffer room before its 503 `SlowDown` (default 10,000 ms). */
+    uploadBufferWaitMs: z.number().int().min(0).max(60_000).optional(),
   }),
 ]);
 
@@ -81,6 +89,8 @@ export interface BlobBackendContext {
   logger: ServerLogger;
   /** How long unfinished multipart uploads are kept (`s3.multipartExpiryMs`), by either backend. */
   multipartExpiryMs?: number;
+  /** Multipart uploads one tenant may have in progress (`s3.maxOpenUploadsPerTenant`), by either backend. */
+  maxOpenUploadsPerTenant?: number;
 }
 
 async function openS3(blobs: Extract<BlobsConfig, { kind: 's3' }>, context: BlobBackendContext) {
@@ -101,12 +111,17 @@ async function openS3(blobs: Extract<BlobsConfig, { kind: 's3' }>, context: Blob
       return err([`database ${maskDatabaseUrl(context.databaseUrl)}: ${migrated.error.message}`]);
     }
   }
-  const { kind: _kind, prefix, ...backend } = blobs;
+  const { kind: _kind, prefix, uploadBufferBytes, uploadBufferWaitMs, ...backend } = blobs;
   const opened = await openS3BlobStorage({
     pool,
     backend,
     ...(prefix !== undefined ? { prefix } : {}),
+    ...(uploadBufferBytes !== undefined ? { uploadBufferBytes } : {}),
+    ...(uploadBufferWaitMs !== undefined ? { uploadBufferWaitMs } : {}),
     ...(context.multipartExpiryMs !== undefined ? { multipartExpiryMs: context.multipartExpiryMs } : {}),
+    ...(context.maxOpenUploadsPerTenant !== undefined
+      ? { maxOpenUploadsPerTenant: context.maxOpenUploadsPerTenant }
+      : {}),
   });
   if (opened.kind === 'err') {
     await ownPool?.end().catch(() => undefined);
@@ -140,6 +155,9 @@ export async function openServerBlobStorage(
     dataDir: join(context.dataDir, 'objects'),
     database: context.database,
     ...(context.multipartExpiryMs !== undefined ? { multipartExpiryMs: context.multipartExpiryMs } : {}),
+    ...(context.maxOpenUploadsPerTenant !== undefined
+      ? { maxOpenUploadsPerTenant: context.maxOpenUploadsPerTenant }
+      : {}),
   });
   if (opened.kind === 'err') return err([`storage: ${opened.error.message}`]);
   const storage = opened.value;

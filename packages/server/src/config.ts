@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { blobsConfigSchema, blobsFromEnv } from './blob-backend.js';
 import { booleanVariable, jsonVariable, readVariable, wholeNumberVariable } from './env-values.js';
 import { configFileSecrets } from './isolation/secrets.js';
-import { remotePackSchema } from './remote-pack.js';
+import { remotePackSchema, remoteRepliesSchema } from './remote-pack.js';
+import { secretsConfigSchema, secretsFromEnv } from './secrets-config.js';
 import { connectionsConfigSchema } from './start/connection-limits.js';
 import { databaseConfigSchema, databaseFromEnv, runsConfigSchema } from './state-stores.js';
 
@@ -52,12 +53,16 @@ export const serverConfigSchema = z.strictObject({
         .optional(),
       /** Age (ms) after which an unfinished multipart upload is aborted; default 7 days. */
       multipartExpiryMs: z.number().int().positive().optional(),
+      /** Multipart uploads one tenant may have in progress; past it CreateMultipartUpload is 503 SlowDown. Default 1000. */
+      maxOpenUploadsPerTenant: z.number().int().positive().optional(),
     })
     .default({}),
   tokens: z.array(tokenSchema).default([]),
   s3Credentials: z.array(s3CredentialSchema).default([]),
   /** A pack folder this server indexes and runs (`dir`), or a pack service running elsewhere (`url`). */
   packs: z.array(z.union([packSchema, remotePackSchema])).default([]),
+  /** Bytes of remote packs' replies read at once by this process, and a call's wait for room (docs/scaling.md). */
+  remoteReplies: remoteRepliesSchema.prefault({}),
   docs: z.boolean().default(true),
   /** Largest artifact upload through /v1/artifacts, in bytes. */
   artifactMaxBytes: z.number().int().positive().optional(),
@@ -76,8 +81,12 @@ export const serverConfigSchema = z.strictObject({
   database: databaseConfigSchema.optional(),
   /** Run queueing and execution: per-pack concurrency and queue bound, retry window, lease. */
   runs: runsConfigSchema.optional(),
+  /** Run event streams: how many one tenant may hold open on this server (default 256; docs/scaling.md). */
+  sse: z.strictObject({ maxStreamsPerTenant: z.number().int().min(1).optional() }).optional(),
   /** Where blob bytes live: `{ "kind": "s3", … }` (metadata in `database`), else files in `dataDir`. */
   blobs: blobsConfigSchema.optional(),
+  /** Tenant secrets' key-encryption key and env (docs/secrets.md). */
+  secrets: secretsConfigSchema.optional(),
   /** Prometheus metrics at `path`; with `token`, a scrape must send `Authorization: Bearer <token>`. */
   /**
    * The account pack services run as when the server runs as root (default `nobody`): a user name or
@@ -160,6 +169,8 @@ function fromEnv(env: NodeJS.ProcessEnv, problems: string[]): Partial<Record<str
   if (blobs) out.blobs = blobs;
   const metrics = metricsFromEnv(env, problems);
   if (metrics) out.metrics = metrics;
+  const secrets = secretsFromEnv(env);
+  if (secrets) out.secrets = secrets;
   return out;
 }
 
@@ -243,6 +254,7 @@ export function loadServerConfig(options: {
   if (!parsed.success) return err(describeZodIssues(parsed.error, path ?? 'config'));
   const config = parsed.data;
   config.dataDir = resolve(base, config.dataDir);
+  if (config.secrets?.keyFile !== undefined) config.secrets.keyFile = resolve(base, config.secrets.keyFile);
   config.packs = config.packs.map((pack) => ('dir' in pack ? { ...pack, dir: resolve(base, pack.dir) } : pack));
   const development = config.tokens.length === 0;
   const loaded: LoadedServerConfig = { config, development, fileSecrets: configFileSecrets(fileValue) };

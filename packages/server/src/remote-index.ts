@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { type ForeignIndexEntry, ownIndexEntries } from '@kindgi/bindings';
 import { RESERVED_CHECK_IDS } from '@kindgi/indexer';
 import { type PackServiceClient, readPackIndexFile } from '@kindgi/pack-service';
 import {
+  canonicalJson,
   err,
   INDEX_ENVELOPE_VERSION,
   messageOf,
@@ -23,6 +26,17 @@ export interface FetchedIndex {
   /** False for a service without `GET /v1/index` (its tools have no schemas here). */
   complete: boolean;
   refused: ForeignIndexEntry[];
+  /** `indexContentHash` of the index as fetched: equal for two versions that serve the same tools. */
+  contentHash: string;
+}
+
+/**
+ * A hash of what an index serves, whatever its version says: the canonical JSON (keys sorted) of the index
+ * without `artifactVersion` and `publishedAt`, which change with every publication even when nothing else does.
+ */
+export function indexContentHash(index: PackIndex): string {
+  const { artifactVersion: _version, publishedAt: _published, ...content } = index;
+  return createHash('sha256').update(canonicalJson(content)).digest('hex');
 }
 
 /** Where a remote pack service is and how to authenticate to it. */
@@ -90,7 +104,8 @@ export async function fetchRemoteIndex(
   }
   if (response.status === 404) {
     await response.body?.cancel();
-    return ok({ ...owned(indexFromInfo(info)), complete: false });
+    const fromInfo = indexFromInfo(info);
+    return ok({ ...owned(fromInfo), complete: false, contentHash: indexContentHash(fromInfo) });
   }
   if (response.status !== 200) {
     await response.body?.cancel();
@@ -113,7 +128,7 @@ export async function fetchRemoteIndex(
   if (index.packId !== info.packId) {
     return err(`/v1/index is pack ${index.packId} but /v1/info says ${info.packId}`);
   }
-  return ok({ ...owned(index), complete: true });
+  return ok({ ...owned(index), complete: true, contentHash: indexContentHash(index) });
 }
 
 /**
@@ -124,28 +139,63 @@ function owned(index: PackIndex): { index: PackIndex; refused: ForeignIndexEntry
   return ownIndexEntries(index, RESERVED_CHECK_IDS);
 }
 
+/** What the poller knows of a remote index: the one served, what it serves, and when it was last fetched. */
+export interface KnownIndex {
+  index: PackIndex;
+  contentHash: string;
+  /** The `artifactVersion` `/v1/info` named when the index was last fetched (the served one may be older). */
+  seenVersion: string;
+  /** `performance.now()` of the last fetch of `/v1/index`. */
+  fetchedAt: number;
+}
+
 /**
- * `/v1/info`, then the index when its `artifactVersion` differs from `known`'s (or nothing is known yet). A
- * service never changes its pack id: the server routes by pack id, so one serving another id later (maybe
- * one another pack already serves) is refused, and the last index stays.
+ * What a refresh found: nothing new (`current`), a new version too soon after the last fetch (`deferred`, to
+ * fetch at a later poll), a new version serving the same tools (`same`: nothing to rebuild), or a new index.
+ */
+export type Refresh =
+  | { kind: 'current' }
+  | { kind: 'deferred' }
+  | { kind: 'same'; seenVersion: string; fetchedAt: number }
+  | { kind: 'changed'; fetched: FetchedIndex; seenVersion: string; fetchedAt: number };
+
+/**
+ * `/v1/info`, then (at most once per `minRefreshMs`) the index when its `artifactVersion` differs from the
+ * one last seen. A service never changes its pack id: the server routes by pack id, so one serving another id
+ * later (maybe one another pack already serves) is refused, and the last index stays.
  */
 export async function refreshRemoteIndex(
   target: RemoteTarget,
   client: PackServiceClient,
-  known: PackIndex | undefined,
+  known: KnownIndex,
+  options: { workDir: string; minRefreshMs: number; signal: AbortSignal },
+): Promise<Result<Refresh, string>> {
+  const info = await client.info({ signal: options.signal });
+  if (info.kind === 'err') return err(`GET /v1/info: ${info.error.message}`);
+  const { packId } = known.index;
+  if (packId !== info.value.packId) {
+    return err(`/v1/info names pack ${info.value.packId}, but this service serves pack ${packId}; refused`);
+  }
+  const seenVersion = info.value.artifactVersion;
+  if (seenVersion === known.seenVersion) return ok({ kind: 'current' });
+  const now = performance.now();
+  if (now - known.fetchedAt < options.minRefreshMs) return ok({ kind: 'deferred' });
+  const fetched = await fetchRemoteIndex(target, info.value, options.workDir, options.signal);
+  if (fetched.kind === 'err') return fetched;
+  if (fetched.value.contentHash === known.contentHash) return ok({ kind: 'same', seenVersion, fetchedAt: now });
+  return ok({ kind: 'changed', fetched: fetched.value, seenVersion, fetchedAt: now });
+}
+
+/** `/v1/info` and the index it names: what a server's start waits for. */
+export async function firstRemoteIndex(
+  target: RemoteTarget,
+  client: PackServiceClient,
   workDir: string,
   signal: AbortSignal,
-): Promise<Result<FetchedIndex & { changed: boolean }, string>> {
+): Promise<Result<FetchedIndex, string>> {
   const info = await client.info({ signal });
   if (info.kind === 'err') return err(`GET /v1/info: ${info.error.message}`);
-  if (known && known.packId !== info.value.packId) {
-    return err(`/v1/info names pack ${info.value.packId}, but this service serves pack ${known.packId}; refused`);
-  }
-  if (known && known.artifactVersion === info.value.artifactVersion) {
-    return ok({ index: known, changed: false, complete: true, refused: [] });
-  }
-  const fetched = await fetchRemoteIndex(target, info.value, workDir, signal);
-  return fetched.kind === 'ok' ? ok({ ...fetched.value, changed: true }) : fetched;
+  return fetchRemoteIndex(target, info.value, workDir, signal);
 }
 
 /** True when the service answers `GET /readyz` with 200 before `signal` fires. */

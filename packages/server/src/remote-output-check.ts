@@ -4,9 +4,33 @@ import { type IndexTool, ok, type PackIndex, packError, type ToolRef, ValidatorC
 // One cache for every remote pack of this process: a schema is compiled once, however many calls use it.
 const outputValidators = new ValidatorCache();
 
+// Each index's tools by id, made once per index (a refresh brings a new one): a call looks its tool up in
+// constant time however many tools the remote pack publishes.
+const toolsByIndex = new WeakMap<PackIndex, Map<string, IndexTool[]>>();
+
+function toolsById(index: PackIndex): Map<string, IndexTool[]> {
+  let byId = toolsByIndex.get(index);
+  if (byId === undefined) {
+    byId = new Map();
+    for (const tool of index.tools) {
+      if (tool.spec !== undefined) continue;
+      const entries = byId.get(tool.id);
+      if (entries === undefined) byId.set(tool.id, [tool]);
+      else entries.push(tool);
+    }
+    toolsByIndex.set(index, byId);
+  }
+  return byId;
+}
+
+/** Builds an index's lookup ahead of its first call (the poller does, before a new index is served). */
+export function prepareOutputCheck(index: PackIndex): void {
+  toolsById(index);
+}
+
 /** The index entry a routed call names: its version, or the only entry of its id when it names none. */
 function indexedTool(index: PackIndex, ref: ToolRef): IndexTool | undefined {
-  const entries = index.tools.filter((tool) => tool.id === ref.id && tool.spec === undefined);
+  const entries = toolsById(index).get(ref.id) ?? [];
   if (ref.version === undefined) return entries.length === 1 ? entries[0] : undefined;
   return entries.find((tool) => indexToolVersion(index, tool) === ref.version);
 }

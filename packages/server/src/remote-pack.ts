@@ -1,16 +1,22 @@
 import { mkdir } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { composePackCall, retryLayer } from '@kindgi/bindings';
-import { createPackServiceClient, type PackServiceClient } from '@kindgi/pack-service';
-import { err, ok, type PackIndex, type Result } from '@kindgi/protocol';
+import { ByteBudget, composePackCall, retryLayer } from '@kindgi/bindings';
+import { createPackServiceClient, type PackServiceClient, type ReplyBudget } from '@kindgi/pack-service';
+import { DEFAULT_MAX_OUTPUT_BYTES, err, ok, type PackIndex, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
 import type { ServerLogger } from './logger.js';
 import type { ServerMetrics } from './metrics.js';
 import { clientCaller } from './pack-caller.js';
 import type { PackHost } from './pack-host.js';
-import { type FetchedIndex, refreshRemoteIndex, remoteIsReady } from './remote-index.js';
-import { remoteOutputCheckLayer } from './remote-output-check.js';
+import {
+  type FetchedIndex,
+  firstRemoteIndex,
+  type KnownIndex,
+  refreshRemoteIndex,
+  remoteIsReady,
+} from './remote-index.js';
+import { prepareOutputCheck, remoteOutputCheckLayer } from './remote-output-check.js';
 
 /** A pack served by a pack service running elsewhere (a pack image), instead of one this server starts. */
 export const remotePackSchema = z.strictObject({
@@ -22,6 +28,11 @@ export const remotePackSchema = z.strictObject({
     .regex(/^[\x21-\x7e]+$/, 'a pack token is printable ASCII without spaces'),
   /** How often `/readyz` and `/v1/info` are polled (a new `artifactVersion` refreshes the tools). Default 5000. */
   pollMs: z.number().int().min(50).default(5000),
+  /**
+   * The least time between two reads of `/v1/index` (a new `artifactVersion` seen sooner waits for it).
+   * Default 10000. A read whose tools are unchanged (same content hash) rebuilds nothing.
+   */
+  minRefreshMs: z.number().int().min(0).default(10_000),
   /** The longest a call waits through the service's 503s (after each `Retry-After`) before answering them. Default 5000. */
   retryMs: z.number().int().min(0).default(5000),
   /**
@@ -35,14 +46,41 @@ export const remotePackSchema = z.strictObject({
 
 export type RemotePackConfig = z.output<typeof remotePackSchema>;
 
+/**
+ * `remoteReplies`: the bytes of remote packs' replies this process reads at once, shared by every remote pack
+ * (each reply holds its declared length, at most the 10 MiB reply cap, from its first byte until it is decoded),
+ * and how long a call waits for room before it is refused unsent.
+ */
+export const remoteRepliesSchema = z.strictObject({
+  /** Default 64 MiB; at least the reply cap (10 MiB), so the largest reply fits. */
+  budgetBytes: z.number().int().min(DEFAULT_MAX_OUTPUT_BYTES).default(64 * 1024 * 1024),
+  /** Default 2000; past it the call is `pack-unavailable` (503, `Retry-After: 1`) and never sent. */
+  admitWaitMs: z.number().int().min(0).max(60_000).default(2_000),
+});
+
+export type RemoteRepliesConfig = z.output<typeof remoteRepliesSchema>;
+
+/** The reply budget every remote pack of a process shares. */
+export interface RemoteReplies {
+  budget: ReplyBudget;
+  admitWaitMs: number;
+}
+
+/** The one reply budget of a process, from its config. */
+export function remoteReplyBudget(config: RemoteRepliesConfig): RemoteReplies {
+  return { budget: new ByteBudget(config.budgetBytes), admitWaitMs: config.admitWaitMs };
+}
+
 export interface RemotePackHostOptions {
   pack: RemotePackConfig;
   /** Where the fetched index is kept. */
   workDir: string;
   logger: ServerLogger;
   metrics?: ServerMetrics;
-  /** Called after the service's `artifactVersion` changed and its new index was read. */
+  /** Called after the service's `artifactVersion` changed and its new index, serving other tools, was read. */
   onReindexed?: (index: PackIndex) => void;
+  /** The reply budget shared by the process's remote packs; without it, one of the default size for this pack. */
+  replies?: RemoteReplies;
 }
 
 const POLL_TIMEOUT_MS = 2_000;
@@ -58,13 +96,7 @@ async function firstIndex(
   const { pack } = options;
   const until = performance.now() + pack.startTimeoutMs;
   for (let attempt = 0; ; attempt++) {
-    const fetched = await refreshRemoteIndex(
-      pack,
-      client,
-      undefined,
-      options.workDir,
-      AbortSignal.timeout(POLL_TIMEOUT_MS),
-    );
+    const fetched = await firstRemoteIndex(pack, client, options.workDir, AbortSignal.timeout(POLL_TIMEOUT_MS));
     if (fetched.kind === 'ok') return ok(fetched.value);
     const waitMs = backoffMs(attempt) * 2;
     if (performance.now() + waitMs > until)
@@ -81,10 +113,10 @@ function logRefused(logger: ServerLogger, packId: string, url: string, fetched: 
   }
 }
 
-/** What the poller keeps current: the index served and whether the service answered `/readyz`. */
+/** What the poller keeps current: the index served (and what it knows of it), and whether `/readyz` answered. */
 interface RemoteState {
   readonly packId: string;
-  index: PackIndex;
+  known: KnownIndex;
   ready: boolean;
 }
 
@@ -107,21 +139,36 @@ async function pollOnce(
   state.ready = ready;
   metrics?.remoteReady(packId, ready);
   if (!ready || signal.aborted) return;
-  const refreshed = await refreshRemoteIndex(pack, client, state.index, options.workDir, signal);
+  const refreshed = await refreshRemoteIndex(pack, client, state.known, {
+    workDir: options.workDir,
+    minRefreshMs: pack.minRefreshMs,
+    signal,
+  });
   if (refreshed.kind === 'err') {
     logger.log('warn', 'pack-remote-refresh-failed', `pack ${packId}: ${refreshed.error} (the last index stays)`, {
       packId,
     });
-  } else if (refreshed.value.changed && !signal.aborted) {
-    logRefused(logger, packId, pack.url, refreshed.value);
-    state.index = refreshed.value.index;
-    logger.log('info', 'pack-reloaded', `pack ${packId} reloaded from ${pack.url}`, {
-      packId,
-      artifactVersion: state.index.artifactVersion,
-      remote: true,
-    });
-    options.onReindexed?.(state.index);
+    return;
   }
+  const found = refreshed.value;
+  if (signal.aborted || found.kind === 'current' || found.kind === 'deferred') return;
+  if (found.kind === 'same') {
+    // A new version serving the same tools: nothing to rebuild, and no fetch again until the next version.
+    state.known = { ...state.known, seenVersion: found.seenVersion, fetchedAt: found.fetchedAt };
+    const message = `pack ${packId}: version ${found.seenVersion} serves the same tools; nothing to reload`;
+    logger.log('debug', 'pack-remote-index-unchanged', message, { packId, artifactVersion: found.seenVersion });
+    return;
+  }
+  logRefused(logger, packId, pack.url, found.fetched);
+  const { index, contentHash } = found.fetched;
+  prepareOutputCheck(index);
+  state.known = { index, contentHash, seenVersion: found.seenVersion, fetchedAt: found.fetchedAt };
+  logger.log('info', 'pack-reloaded', `pack ${packId} reloaded from ${pack.url}`, {
+    packId,
+    artifactVersion: index.artifactVersion,
+    remote: true,
+  });
+  options.onReindexed?.(index);
 }
 
 /** Polls every `pollMs`, one poll at a time; `stop` cancels the timer and waits for a poll in progress. */
@@ -165,7 +212,8 @@ function startPolling(
 export async function startRemotePackHost(options: RemotePackHostOptions): Promise<Result<PackHost, string>> {
   const { pack, logger, metrics } = options;
   await mkdir(options.workDir, { recursive: true });
-  const client = createPackServiceClient({ url: pack.url, token: pack.token });
+  const replies = options.replies ?? remoteReplyBudget(remoteRepliesSchema.parse({}));
+  const client = createPackServiceClient({ url: pack.url, token: pack.token, replies });
   const first = await firstIndex(options, client);
   if (first.kind === 'err') {
     await client.close();
@@ -178,11 +226,14 @@ export async function startRemotePackHost(options: RemotePackHostOptions): Promi
     logger.log('warn', 'pack-remote-index-missing', message, { packId });
   }
   const ready = await remoteIsReady(pack.url, AbortSignal.timeout(POLL_TIMEOUT_MS));
-  const state: RemoteState = { packId, index: first.value.index, ready };
+  const { index, contentHash } = first.value;
+  prepareOutputCheck(index);
+  const known = { index, contentHash, seenVersion: index.artifactVersion, fetchedAt: performance.now() };
+  const state: RemoteState = { packId, known, ready };
   metrics?.remoteReady(packId, ready);
-  logger.log('info', 'pack-serving', `pack ${packId} is served by ${pack.url} (${state.index.tools.length} tools)`, {
+  logger.log('info', 'pack-serving', `pack ${packId} is served by ${pack.url} (${index.tools.length} tools)`, {
     packId,
-    artifactVersion: state.index.artifactVersion,
+    artifactVersion: index.artifactVersion,
     remote: true,
     ready,
   });
@@ -194,11 +245,11 @@ export async function startRemotePackHost(options: RemotePackHostOptions): Promi
   // Below routing: the output held to the index's schema, the service's 503s retried within retryMs, then
   // the protocol client.
   const retry = retryLayer({ budgetMs: pack.retryMs, onRetry: () => metrics?.remoteRetry(packId) });
-  const outputCheck = remoteOutputCheckLayer(() => state.index);
+  const outputCheck = remoteOutputCheckLayer(() => state.known.index);
   return ok({
     dir: pack.url,
     get index() {
-      return state.index;
+      return state.known.index;
     },
     call: composePackCall(outputCheck, retry)(clientCaller(client)),
     get serving() {

@@ -1,12 +1,15 @@
+import { createSecretRedactor } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
 import type { LoadedServerConfig, ServerConfig } from './config.js';
 import type { ServerLogger } from './logger.js';
 import { createServerMetrics } from './metrics.js';
+import { redactingLogger } from './redacting-logger.js';
 import { createServerApp } from './start/app.js';
 import { s3CredentialResolver, withStartCredentials } from './start/credentials.js';
 import { isolatePacks } from './start/isolation.js';
 import { startListeners } from './start/listen.js';
 import { defaultPackCommand, startPacks } from './start/packs.js';
+import { openServerSecrets } from './start/secrets.js';
 import { openStorage } from './start/storage.js';
 import { createTeardown, type Teardown } from './start/teardown.js';
 
@@ -45,7 +48,9 @@ export async function startServer(
   loaded: LoadedServerConfig,
   options: StartServerOptions,
 ): Promise<Result<RunningServer, string[]>> {
-  const { logger } = options;
+  // Secret values sent to packs are remembered here and kept out of every record the server logs.
+  const redactor = createSecretRedactor();
+  const logger = redactingLogger(options.logger, redactor);
   const command = options.packCommand ?? defaultPackCommand();
   // Before anything is written to the data directory: who pack code runs as decides who may enter it.
   const isolation = isolatePacks(loaded, command, logger);
@@ -61,6 +66,8 @@ export async function startServer(
   const storage = await openStorage(config, logger, teardown);
   if (storage.kind === 'err') return failed(storage.error);
   const { blobStorage } = storage.value;
+  const secrets = await openServerSecrets(config.secrets, storage.value.secretRows, config.dataDir, logger);
+  if (secrets.kind === 'err') return failed(secrets.error);
   const metrics = config.metrics.enabled ? createServerMetrics() : undefined;
   const packs = await startPacks(config, { logger, command, metrics, isolation: isolation.value }, teardown);
   if (packs.kind === 'err') return failed(packs.error);
@@ -77,6 +84,7 @@ export async function startServer(
     metrics,
     s3Credentials,
     s3Regions,
+    secrets: { ...secrets.value, onSend: (values) => redactor.remember(values) },
   });
 
   const listeners = await startListeners({

@@ -26,9 +26,11 @@ export const databaseConfigSchema = z.strictObject({
 export const runsConfigSchema = z.strictObject({
   concurrencyPerPack: z.number().int().min(0).optional(),
   maxQueuedPerPack: z.number().int().min(1).optional(),
+  maxQueuedPerTenant: z.number().int().min(1).optional(),
   queueTimeoutMs: z.number().int().min(1).optional(),
   leaseMs: z.number().int().min(100).optional(),
   pollMs: z.number().int().min(10).optional(),
+  recordRetryMs: z.number().int().min(0).max(3_600_000).optional(),
 });
 
 /** `KINDGI_SERVER_DATABASE_URL`, when set (its value is a secret and is never quoted back). */

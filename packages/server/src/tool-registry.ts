@@ -1,11 +1,12 @@
 import {
   createIndexToolRegistry,
+  declaredSecrets,
   describeIndexGuardrails,
   describeIndexTools,
   indexToolVersion,
   type ToolRegistry,
 } from '@kindgi/bindings';
-import type { PackIndex } from '@kindgi/protocol';
+import type { JsonSchema, PackIndex } from '@kindgi/protocol';
 
 /** Which pack serves each tool id and each check id, and what they look like. */
 export interface IndexCatalog {
@@ -17,6 +18,8 @@ export interface IndexCatalog {
   packForTool(toolId: string, version?: string): string | undefined;
   /** The pack serving a check id (the first configured, when several do). */
   packForCheck(checkId: string): string | undefined;
+  /** The secrets the tool a call reaches declares (at `version`, else its newest): name → JSON Schema. */
+  secretsFor(toolId: string, version?: string): Record<string, JsonSchema> | undefined;
 }
 
 /**
@@ -38,8 +41,11 @@ function onePerPackId(indexes: readonly PackIndex[]): PackIndex[] {
  */
 export function createIndexCatalog(indexes: readonly PackIndex[]): IndexCatalog {
   const packs = onePerPackId(indexes);
-  const newestPacks = new Map(describeIndexTools(packs).map((tool) => [tool.id, tool.packId]));
+  const described = describeIndexTools(packs);
+  const newestPacks = new Map(described.map((tool) => [tool.id, tool.packId]));
+  const newestSecrets = new Map(described.map((tool) => [tool.id, tool.secrets]));
   const versionPacks = new Map<string, Map<string, string>>();
+  const versionSecrets = new Map<string, Map<string, Record<string, JsonSchema> | undefined>>();
   for (const pack of packs) {
     for (const tool of pack.tools) {
       // Tools with a spec are the runtime's own (describeIndexTools leaves them out too).
@@ -48,16 +54,25 @@ export function createIndexCatalog(indexes: readonly PackIndex[]): IndexCatalog 
       const version = indexToolVersion(pack, tool);
       if (!versions.has(version)) versions.set(version, pack.packId);
       versionPacks.set(tool.id, versions);
+      const secrets = versionSecrets.get(tool.id) ?? new Map<string, Record<string, JsonSchema> | undefined>();
+      if (!secrets.has(version)) secrets.set(version, declaredSecrets(tool));
+      versionSecrets.set(tool.id, secrets);
     }
   }
   const checkPacks = new Map<string, string>();
   for (const guardrail of describeIndexGuardrails(packs)) {
     if (!checkPacks.has(guardrail.checkId)) checkPacks.set(guardrail.checkId, guardrail.packId);
   }
+  const registry = createIndexToolRegistry(packs);
+  // Its descriptors are built here, before this catalog replaces the serving one, not by the first call to
+  // reach it (100k remote tools take about a second).
+  void registry.listTools('');
   return {
-    registry: createIndexToolRegistry(packs),
+    registry,
     packForTool: (toolId, version) =>
       version === undefined ? newestPacks.get(toolId) : versionPacks.get(toolId)?.get(version),
     packForCheck: (checkId) => checkPacks.get(checkId),
+    secretsFor: (toolId, version) =>
+      version === undefined ? newestSecrets.get(toolId) : versionSecrets.get(toolId)?.get(version),
   };
 }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -107,7 +108,16 @@ describe("the README's Try it examples", () => {
     expect(events).toEqual(['run.started', 'run.completed']);
     const data = [...stream.matchAll(/^data: (.+)$/gm)].map((match) => JSON.parse(match[1] ?? '{}'));
     expect(data.at(-1)).toMatchObject({ status: 'completed', output: { stepsCompleted: 3 } });
-    expect(stdout.endsWith('same bytes through S3 and REST\n')).toBe(true);
+    const secretAt = stdout.indexOf('same bytes through S3 and REST\n');
+    expect(secretAt).toBeGreaterThan(uploadAt);
+    // The secret set (metadata only), then the tool that used it: signed with the value set.
+    const signature = createHmac('sha256', 'citator-demo-key-0123456789')
+      .update('[Brown v. Board, p. 483]')
+      .digest('hex')
+      .slice(0, 16);
+    expect(stdout.slice(secretAt + 'same bytes through S3 and REST\n'.length)).toBe(
+      `{"name":"CITATOR_KEY","env":"production","version":1}\n{"output":{"citation":"[Brown v. Board, p. 483]","signature":"${signature}"}}`,
+    );
     expect(readFileSync(join(cwd, '.kindgi', 'README.copy.md'))).toEqual(readFileSync(join(cwd, 'README.md')));
 
     // The upload really went through the server: the listing shows it with the README's size.

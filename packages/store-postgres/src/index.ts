@@ -23,5 +23,6 @@ export {
   type PostgresPoolOptions,
 } from './pool.js';
 export { createPostgresRunStore } from './run-store.js';
+export { createPostgresSecretRows } from './secret-rows.js';
 export { readOrCreateSetting } from './settings.js';
 export { inTransaction, NOW_MS } from './tx.js';

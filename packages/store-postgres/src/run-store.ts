@@ -1,9 +1,12 @@
 import {
+  type ClaimFilter,
   createRunStore,
   type PagedRun,
   type RunChange,
   type RunFilter,
   type RunJob,
+  type RunKey,
+  type RunQueueLimits,
   type RunRecord,
   type RunRow,
   type RunStore,
@@ -16,10 +19,41 @@ import { type PostgresListener, RUN_EVENTS_CHANNEL, RUN_QUEUE_CHANNEL } from './
 import type { PostgresPool } from './pool.js';
 import { inTransaction, NOW_MS, sql } from './tx.js';
 
-const ROW = `status, record, output, job, attempts, lease_owner, COALESCE(lease_expires_at > ${NOW_MS}, false) AS lease_live`;
-// A queued run whose retry delay is over, of a pack the claimer has room for ($1: the busy packs).
-const CLAIMABLE = `status = 'queued' AND available_at <= ${NOW_MS} AND NOT (pack_id = ANY($1::text[]))`;
-const EXPIRED = `status = 'running' AND lease_expires_at <= ${NOW_MS}`;
+const ROW = 'status, record, output, job, attempts, lease_owner';
+// A queued run (of `runs` as `r`) whose retry delay is over, of a pack the claimer has room for ($1: the
+// busy packs) and serves ($2: its packs, null for any).
+const claimable = (r: string) =>
+  `${r}.status = 'queued' AND ${r}.available_at <= ${NOW_MS} AND NOT (${r}.pack_id = ANY($1::text[]))
+    AND ($2::text[] IS NULL OR ${r}.pack_id = ANY($2::text[]))`;
+// Running runs whose lease ran out, but for those the sweeping executor still holds ($1, $2: their keys).
+const EXPIRED = `status = 'running' AND lease_expires_at <= ${NOW_MS}
+  AND (tenant_id, run_id) NOT IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+
+// The fair claim in one statement. `tenants` walks the tenants with queued runs through the index one at a
+// time (a loose index scan: cost by tenants, not by queued runs); `heads` is each one's oldest claimable run
+// with the tenant's running runs and last claim; the first of them by that rank is locked, skipping rows
+// another server is claiming. The outer WHERE repeats the claim conditions so a row that changed since the
+// snapshot is re-checked once locked.
+const CLAIM = `WITH RECURSIVE tenants (tenant_id) AS (
+    (SELECT tenant_id FROM runs WHERE status = 'queued' ORDER BY tenant_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT n.tenant_id FROM runs n WHERE n.status = 'queued' AND n.tenant_id > t.tenant_id
+      ORDER BY n.tenant_id LIMIT 1)
+    FROM tenants t WHERE t.tenant_id IS NOT NULL
+  ), heads AS (
+    SELECT head.seq,
+      (SELECT count(*) FROM runs x WHERE x.tenant_id = t.tenant_id AND x.status = 'running') AS running,
+      COALESCE((SELECT u.turn FROM run_turns u WHERE u.tenant_id = t.tenant_id), 0) AS turn
+    FROM tenants t CROSS JOIN LATERAL (
+      SELECT q.seq FROM runs q WHERE q.tenant_id = t.tenant_id AND ${claimable('q')} ORDER BY q.seq LIMIT 1
+    ) head
+  )
+  SELECT ${ROW} FROM runs r JOIN heads h ON r.seq = h.seq
+  WHERE ${claimable('r')}
+  ORDER BY h.running, h.turn, h.seq
+  LIMIT 1 FOR UPDATE OF r SKIP LOCKED`;
+const TAKE_TURN = `INSERT INTO run_turns (tenant_id, turn) VALUES ($1, nextval('run_turn_seq'))
+  ON CONFLICT (tenant_id) DO UPDATE SET turn = EXCLUDED.turn`;
 
 // A transition and its journal entry (the record is its data) in one statement, announced to every server.
 const SAVE = `WITH saved AS (
@@ -66,31 +100,32 @@ async function save(client: pg.PoolClient, change: RunChange): Promise<RunChange
 const EVENTS =
   'SELECT sequence, kind, data, at FROM run_events WHERE tenant_id = $1 AND run_id = $2 AND sequence > $3 ORDER BY sequence';
 
-// Serializes enqueues per pack (an advisory lock) so the count stays true until this run is inserted; the
-// INSERT is a new statement, so a new snapshot that sees every run enqueued before the lock was granted.
-async function insert(pool: PostgresPool, record: RunRecord, job: RunJob, maxQueued: number) {
+const QUEUED = `SELECT count(*)::int AS n, (count(*) FILTER (WHERE tenant_id = $2))::int AS mine
+  FROM runs WHERE pack_id = $1 AND status = 'queued'`;
+
+// Serializes enqueues per pack (an advisory lock) so the counts stay true until this run is inserted; each
+// statement after the lock takes a new snapshot, which sees every run enqueued before the lock was granted.
+async function insert(pool: PostgresPool, record: RunRecord, job: RunJob, limits: RunQueueLimits) {
   return inTransaction(pool, async (client) => {
     await sql(client, 'SELECT pg_advisory_xact_lock(hashtext($1))', [`kindgi-run-queue:${job.packId}`]);
+    const queued = (await sql<{ n: number; mine: number }>(client, QUEUED, [job.packId, record.tenantId])).rows[0];
+    const { n, mine } = queued ?? { n: 0, mine: 0 };
+    const full =
+      limits.maxQueuedPerTenant !== undefined && mine >= limits.maxQueuedPerTenant
+        ? 'tenant-full'
+        : n >= limits.maxQueued
+          ? 'full'
+          : undefined;
+    if (full !== undefined) return (await exists(client, record.tenantId, record.runId)) ? 'exists' : full;
     const inserted = await sql(
       client,
       `INSERT INTO runs (tenant_id, run_id, tool_id, pack_id, job, status, record)
-       SELECT $1, $2, $3, $4, $5, 'queued', $6
-       WHERE (SELECT count(*) FROM runs WHERE pack_id = $4 AND status = 'queued') < $8
+       VALUES ($1, $2, $3, $4, $5, 'queued', $6)
        ON CONFLICT (tenant_id, run_id) DO NOTHING
        RETURNING seq, pg_notify($7, $4)`,
-      [
-        record.tenantId,
-        record.runId,
-        record.toolId,
-        job.packId,
-        runJson(job),
-        recordJson(record),
-        RUN_QUEUE_CHANNEL,
-        maxQueued,
-      ],
+      [record.tenantId, record.runId, record.toolId, job.packId, runJson(job), recordJson(record), RUN_QUEUE_CHANNEL],
     );
-    if (inserted.rowCount !== 0) return 'inserted';
-    return (await exists(client, record.tenantId, record.runId)) ? 'exists' : 'full';
+    return inserted.rowCount !== 0 ? 'inserted' : 'exists';
   });
 }
 
@@ -117,36 +152,58 @@ async function page(pool: PostgresPool, tenantId: string, filter: RunFilter, bel
 }
 
 /**
- * Locks the oldest `limit` rows `where` selects, skipping those another server holds, and saves what
- * `step` makes of each. Polled by every server: most polls find nothing, which one read answers at no lock.
+ * Locks every row `where` selects, oldest first, skipping those another server holds, and saves what `step`
+ * makes of each. Polled by every server: most polls find nothing, which one read answers at no lock.
  */
 async function take(
   pool: PostgresPool,
   where: string,
   values: unknown[],
   step: (row: RunRow) => RunChange,
-  limit: 1 | 'ALL' = 'ALL',
 ): Promise<RunChange[]> {
   const due = await sql(pool, `SELECT 1 FROM runs WHERE ${where} LIMIT 1`, values);
   if (due.rowCount === 0) return [];
   return inTransaction(pool, async (client) => {
-    const text = `SELECT ${ROW} FROM runs WHERE ${where} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+    const text = `SELECT ${ROW} FROM runs WHERE ${where} ORDER BY seq FOR UPDATE SKIP LOCKED`;
     const changes: RunChange[] = [];
     for (const row of (await sql<RunRow>(client, text, values)).rows) changes.push(await save(client, step(row)));
     return changes;
   });
 }
 
+/** Claims the next run in the fair order (`CLAIM`) and records it as its tenant's last claim. */
+async function claim(
+  pool: PostgresPool,
+  { busyPacks, servedPacks }: ClaimFilter,
+  step: (row: RunRow) => RunChange,
+): Promise<RunChange | undefined> {
+  const values = [[...busyPacks], servedPacks === undefined ? null : [...servedPacks]];
+  const due = await sql(pool, `SELECT 1 FROM runs q WHERE ${claimable('q')} LIMIT 1`, values);
+  if (due.rowCount === 0) return undefined;
+  return inTransaction(pool, async (client) => {
+    const row = (await sql<RunRow>(client, CLAIM, values)).rows[0];
+    if (row === undefined) return undefined;
+    const change = await save(client, step(row));
+    await sql(client, TAKE_TURN, [change.run.tenantId]);
+    return change;
+  });
+}
+
+function expire(pool: PostgresPool, keep: readonly RunKey[], step: (row: RunRow) => RunChange) {
+  return take(pool, EXPIRED, [keep.map((key) => key.tenantId), keep.map((key) => key.runId)], step);
+}
+
 /**
- * Runs, their per-pack queue, leases and journals in PostgreSQL. A claim takes the oldest available queued
- * run with `FOR UPDATE SKIP LOCKED`, so concurrent servers never take the same one; every status change
+ * Runs, their per-pack queue, leases and journals in PostgreSQL. A claim takes the next available queued
+ * run in the fair order (`CLAIM`) with `FOR UPDATE SKIP LOCKED`, so concurrent servers never take the same
+ * one; every status change
  * locks the run's row and journals its event in the same transaction; leases are compared with the
  * database's clock. Changes are announced with NOTIFY, so watchers on any server re-read at once.
  */
 export function createPostgresRunStore(pool: PostgresPool, listener: PostgresListener): RunStore {
   const byId = `SELECT ${ROW} FROM runs WHERE tenant_id = $1 AND run_id = $2`;
   return createRunStore({
-    insert: (record, job, maxQueued) => insert(pool, record, job, maxQueued),
+    insert: (record, job, limits) => insert(pool, record, job, limits),
     read: async (tenantId, runId) => (await sql<RunRow>(pool, byId, [tenantId, runId])).rows[0],
     page: (tenantId, filter, below, count) => page(pool, tenantId, filter, below, count),
     update: (tenantId, runId, step) =>
@@ -154,13 +211,13 @@ export function createPostgresRunStore(pool: PostgresPool, listener: PostgresLis
         const found = await sql<RunRow>(client, `${byId} FOR UPDATE`, [tenantId, runId]);
         return save(client, step(found.rows[0]));
       }),
-    claim: async (busyPacks, step) => (await take(pool, CLAIMABLE, [[...busyPacks]], step, 1))[0],
-    expire: (step) => take(pool, EXPIRED, [], step),
+    claim: (filter, step) => claim(pool, filter, step),
+    expire: (keep, step) => expire(pool, keep, step),
     heartbeat: async (tenantId, runId, owner, leaseMs) => {
       const renewed = await sql(
         pool,
         `UPDATE runs SET lease_expires_at = ${NOW_MS} + $4 WHERE tenant_id = $1 AND run_id = $2
-           AND status = 'running' AND lease_owner = $3 AND lease_expires_at > ${NOW_MS}`,
+           AND status = 'running' AND lease_owner = $3`,
         [tenantId, runId, owner, leaseMs],
       );
       return renewed.rowCount === 1;

@@ -13,6 +13,8 @@ export interface TestPostgres {
   readonly password: string;
   /** A URL for database `name` on this server, creating the database first (names: `[a-z0-9_]+`). */
   createDatabase(name: string): Promise<string>;
+  /** `pg_dump` of database `name` (plain SQL, data included): every byte it holds, to search. */
+  dump(name: string): Buffer;
   /** Stops the server (fast shutdown), keeping its data; `start()` brings it back on the same port. */
   halt(): Promise<void>;
   /** Starts a halted server again. */
@@ -181,6 +183,14 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         stdio: 'pipe',
       });
       return `postgres://postgres:${password}@127.0.0.1:${port}/${name}`;
+    },
+    dump(name) {
+      if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`invalid database name ${name}`);
+      return execFileSync(join(binDir, 'pg_dump'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name], {
+        env: { ...process.env, PGPASSWORD: password },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 256 * 1024 * 1024,
+      });
     },
     halt,
     async start() {

@@ -6,3 +6,4 @@ export {
   describeBlobStorageContract,
 } from './blob/contract.js';
 export { contractRun, describeRunStoreContract, type RunStoreContractSubject } from './run-store-contract.js';
+export { describeSecretStoreContract, type SecretStoreContractSubject } from './secrets/contract.js';

@@ -10,6 +10,7 @@ export {
 export { createInMemoryRunStore } from './run-store.js';
 export { s3CliEnvironment } from './s3-cli-environment.js';
 export { createStaticS3Credentials } from './s3-credentials.js';
+export { createInMemorySecretRows, createInMemorySecretStore } from './secrets/memory.js';
 export { parseSseFrames, readSse, type SseFrame } from './sse.js';
 export { type AppBindings, createStubAppBindings, UnprovidedBindingError } from './stub-bindings.js';
 export { openStorageInTempDir, type TempDirStorage } from './temp-dir-storage.js';

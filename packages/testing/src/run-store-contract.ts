@@ -36,6 +36,7 @@ export function contractRun(runId: string, extra: Partial<RunRecord> = {}): RunR
 
 const job = (packId = 'p1'): RunJob => ({ packId, requestId: 'req-1', guardrails: [] });
 const claimReq = (owner: string, busyPacks: string[] = [], leaseMs = 60_000) => ({ owner, leaseMs, busyPacks });
+const claimedId = (result: Result<{ run: RunRecord } | null, unknown>) => value(result)?.run.runId;
 
 /** The `RunStore` contract (queue, leases, journal, listing) as a vitest suite. */
 export function describeRunStoreContract(name: string, factory: () => Promise<RunStoreContractSubject>): void {
@@ -79,6 +80,88 @@ export function describeRunStoreContract(name: string, factory: () => Promise<Ru
       const events = value(await store().listEvents('t1', 'a', 0));
       expect(events.map((e) => [e.sequence, e.kind])).toEqual([[1, 'run.started']]);
       expect(value(await store().get('t1', 'a'))?.startedAt).toBeDefined();
+    });
+
+    it('claims fairly: the tenant with the fewest running runs, then the one claimed least recently', async () => {
+      const runs = [
+        ...['a1', 'a2', 'a3', 'a4'].map((id) => contractRun(id)),
+        contractRun('b1', { tenantId: 't2' }),
+        contractRun('c1', { tenantId: 't3' }),
+        contractRun('c2', { tenantId: 't3' }),
+      ];
+      for (const run of runs) value(await store().enqueue(run, job(), { maxQueued: 99 }));
+      const order: (string | undefined)[] = [];
+      for (let i = 0; i < runs.length; i++) order.push(claimedId(await store().claim(claimReq('o1'))));
+      // a1 first (no tenant runs anything); then b1 and c1 (their tenants run nothing); a2 next (t1's last
+      // claim is older than t3's); c2 (t3 runs fewer than t1); then the rest of t1's.
+      expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'c2', 'a3', 'a4']);
+    });
+
+    it('serves tenants in turn when one run executes at a time', async () => {
+      for (const id of ['a1', 'a2', 'a3']) value(await store().enqueue(contractRun(id), job(), { maxQueued: 99 }));
+      for (const id of ['b1', 'b2']) {
+        value(await store().enqueue(contractRun(id, { tenantId: 't2' }), job(), { maxQueued: 99 }));
+      }
+      const order: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const claimed = value(await store().claim(claimReq('o1')));
+        if (claimed === null) break;
+        order.push(claimed.run.runId);
+        value(await store().finish(claimed.run.tenantId, claimed.run.runId, { status: 'completed' }, { owner: 'o1' }));
+      }
+      expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3']);
+    });
+
+    it('refuses a tenant beyond its own queue limit while other tenants still enqueue', async () => {
+      const limits = { maxQueued: 4, maxQueuedPerTenant: 2 };
+      for (const id of ['r1', 'r2']) value(await store().enqueue(contractRun(id), job(), limits));
+      const refused = await store().enqueue(contractRun('r3'), job(), limits);
+      expect(refused).toMatchObject({ error: { code: 'run-queue-full' } });
+      expect(refused.kind === 'err' && refused.error.message).toMatch(/Tenant 't1' has 2 runs .*limit per tenant/);
+      // Another pack's queue, and another tenant's share of this one, are not affected.
+      value(await store().enqueue(contractRun('r3'), job('p2'), limits));
+      for (const id of ['x1', 'x2']) value(await store().enqueue(contractRun(id, { tenantId: 't2' }), job(), limits));
+      // The pack's own limit still holds for everyone.
+      const full = await store().enqueue(contractRun('y1', { tenantId: 't3' }), job(), limits);
+      expect(full).toMatchObject({ error: { code: 'run-queue-full', message: expect.stringContaining("'p1'") } });
+      expect(full.kind === 'err' && full.error.message).not.toMatch(/per tenant/);
+      // A claimed run leaves the queue, so its tenant may enqueue again.
+      value(await store().claim(claimReq('o1', ['p2'])));
+      value(await store().enqueue(contractRun('r4'), job(), limits));
+    });
+
+    it('claims only runs of the packs the claimer serves', async () => {
+      for (const [id, pack] of [
+        ['a', 'p1'],
+        ['b', 'p2'],
+        ['c', 'p3'],
+      ] as const) {
+        value(await store().enqueue(contractRun(id), job(pack), { maxQueued: 9 }));
+      }
+      const serving = (servedPacks: string[], busyPacks: string[] = []) =>
+        store().claim({ ...claimReq('o1', busyPacks), servedPacks });
+      expect(claimedId(await serving(['p2']))).toBe('b');
+      expect(claimedId(await serving(['p2']))).toBeUndefined();
+      expect(claimedId(await serving([]))).toBeUndefined();
+      expect(claimedId(await serving(['p1', 'p3'], ['p1']))).toBe('c');
+      expect(claimedId(await store().claim(claimReq('o1')))).toBe('a');
+    });
+
+    it('keeps a lease that ran out until a sweep fails the run, and spares the runs the sweeper keeps', async () => {
+      for (const id of ['r1', 'r2', 'r3']) value(await store().enqueue(contractRun(id), job(), { maxQueued: 9 }));
+      for (let i = 0; i < 3; i++) value(await store().claim(claimReq('o1', [], 1)));
+      await sleep(30);
+      // Its executor is back before any sweep: the run is still its own.
+      expect(value(await store().heartbeat('t1', 'r1', 'o1', 60_000))).toBe(true);
+      expect(value(await store().heartbeat('t1', 'r1', 'o2', 60_000))).toBe(false);
+      const swept = value(await store().expireLeases('gone', { keep: [{ tenantId: 't1', runId: 'r2' }] }));
+      expect(swept.map((run) => run.runId)).toEqual(['r3']);
+      const done = value(await store().finish('t1', 'r2', { status: 'completed', output: 2 }, { owner: 'o1' }));
+      expect(done).toMatchObject({ status: 'completed', output: 2 });
+      expect(await store().finish('t1', 'r3', { status: 'completed' }, { owner: 'o1' })).toMatchObject({
+        error: { code: 'run-lease-lost' },
+      });
+      value(await store().requeue('t1', 'r1', 'o1', 0));
     });
 
     it('finishes only under its own lease, journaling the terminal event once', async () => {

@@ -1,4 +1,5 @@
 import {
+  type ClaimFilter,
   createLocalRunWatchers,
   createRunStore,
   holdsLease,
@@ -12,8 +13,9 @@ import {
 } from '@kindgi/bindings';
 
 // A stored run as the database stores keep it (JSON text), so no caller ever shares an object with the store.
-interface Entry extends Omit<RunRow, 'lease_live'> {
+interface Entry extends RunRow {
   seq: number;
+  tenantId: string;
   packId: string;
   availableAt: number;
   leaseExpiresAt: number;
@@ -33,7 +35,7 @@ function entryTable(now: () => number) {
       entries.set(keyOf(tenantId, runId), { ...entry, seq: entries.size + 1 }),
     /** The entries `keep` selects, oldest first. */
     sorted: (keep: (entry: Entry) => boolean) => [...entries.values()].filter(keep).sort((a, b) => a.seq - b.seq),
-    rowOf: (entry: Entry): RunRow => ({ ...entry, lease_live: entry.leaseExpiresAt > now() }),
+    rowOf: (entry: Entry): RunRow => ({ ...entry }),
     save(entry: Entry, change: RunChange): RunChange {
       const { run, lease } = change;
       Object.assign(entry, {
@@ -52,6 +54,23 @@ function entryTable(now: () => number) {
 }
 
 /**
+ * The fair claim order: of the claimable entries (oldest first), the oldest of the tenant with the fewest
+ * running runs, then of the tenant whose last claim (`turns`) is oldest.
+ */
+function nextFairly(claimable: Entry[], running: Entry[], turns: ReadonlyMap<string, number>): Entry | undefined {
+  const load = new Map<string, number>();
+  for (const { tenantId } of running) load.set(tenantId, (load.get(tenantId) ?? 0) + 1);
+  let best: { entry: Entry; load: number; turn: number } | undefined;
+  for (const entry of claimable) {
+    const [mine, turn] = [load.get(entry.tenantId) ?? 0, turns.get(entry.tenantId) ?? 0];
+    if (best === undefined || mine < best.load || (mine === best.load && turn < best.turn)) {
+      best = { entry, load: mine, turn };
+    }
+  }
+  return best?.entry;
+}
+
+/**
  * A `RunStore` in Maps for one process: runs list newest first (insertion order). `now` drives timestamps
  * and leases, so tests can expire a lease without waiting.
  */
@@ -59,15 +78,29 @@ export function createInMemoryRunStore(options: { now?: () => Date } = {}): RunS
   const now = () => (options.now?.() ?? new Date()).getTime();
   const table = entryTable(now);
   const { get, sorted, rowOf, save } = table;
+  const turns = new Map<string, number>();
+  let lastTurn = 0;
+  const claimable = ({ busyPacks, servedPacks }: ClaimFilter, at: number) =>
+    sorted(
+      (e) =>
+        e.status === 'queued' &&
+        e.availableAt <= at &&
+        !busyPacks.includes(e.packId) &&
+        (servedPacks === undefined || servedPacks.includes(e.packId)),
+    );
   const fresh = { output: null, attempts: 0, availableAt: 0, lease_owner: null, leaseExpiresAt: 0 };
   return createRunStore(
     {
       ...createLocalRunWatchers(),
-      insert(record, job, maxQueued) {
+      insert(record, job, { maxQueued, maxQueuedPerTenant }) {
         if (get(record.tenantId, record.runId) !== undefined) return 'exists';
-        if (sorted((e) => e.packId === job.packId && e.status === 'queued').length >= maxQueued) return 'full';
+        const queued = sorted((e) => e.packId === job.packId && e.status === 'queued');
+        const mine = queued.filter((e) => e.tenantId === record.tenantId).length;
+        if (maxQueuedPerTenant !== undefined && mine >= maxQueuedPerTenant) return 'tenant-full';
+        if (queued.length >= maxQueued) return 'full';
         const stored = { status: 'queued', record: recordJson(record), job: runJson(job), packId: job.packId };
-        table.add(record.tenantId, record.runId, { ...fresh, ...stored, events: [] });
+        const tenantId = record.tenantId;
+        table.add(tenantId, record.runId, { ...fresh, ...stored, tenantId, events: [] });
         return 'inserted';
       },
       read(tenantId, runId) {
@@ -87,13 +120,24 @@ export function createInMemoryRunStore(options: { now?: () => Date } = {}): RunS
         const change = step(entry && rowOf(entry));
         return entry === undefined ? change : save(entry, change);
       },
-      claim(busyPacks, step) {
-        const at = now();
-        const [entry] = sorted((e) => e.status === 'queued' && e.availableAt <= at && !busyPacks.includes(e.packId));
-        return entry && save(entry, step(rowOf(entry)));
+      claim(filter, step) {
+        const entry = nextFairly(
+          claimable(filter, now()),
+          sorted((e) => e.status === 'running'),
+          turns,
+        );
+        if (entry === undefined) return undefined;
+        turns.set(entry.tenantId, ++lastTurn);
+        return save(entry, step(rowOf(entry)));
       },
-      expire(step) {
-        const expired = sorted((entry) => entry.status === 'running' && entry.leaseExpiresAt <= now());
+      expire(keep, step) {
+        const kept = new Set(keep.map((key) => `${key.tenantId}\u0000${key.runId}`));
+        const expired = sorted(
+          (entry) =>
+            entry.status === 'running' &&
+            entry.leaseExpiresAt <= now() &&
+            !kept.has(`${entry.tenantId}\u0000${recordOf(entry.record).runId}`),
+        );
         return expired.map((entry) => save(entry, step(rowOf(entry))));
       },
       heartbeat(tenantId, runId, owner, leaseMs) {

@@ -22,6 +22,13 @@ export function apiErrorFromBlob(error: BlobError): ApiError {
       return new ApiError('bad-input', `The upload body could not be read: ${error.message}`);
     case 'blob-storage-error':
       return new ApiError('storage-unavailable', 'The artifact store failed; retry later.');
+    case 'storage-busy':
+      return new ApiError(
+        'storage-unavailable',
+        `The artifact store is busy: ${error.message}.`,
+        { reason: 'busy' },
+        { 'retry-after': String(error.retryAfterSeconds) },
+      );
     default:
       return new ApiError('bad-input', error.message, { storageCode: error.code });
   }

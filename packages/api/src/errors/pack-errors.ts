@@ -55,6 +55,10 @@ export function apiErrorFromTransport(error: PackTransportError): ApiError {
   }
   if (error.code === 'pack-call-aborted') return new ApiError('call-cancelled', error.message, details);
   if (error.code === 'pack-reply-too-large') return new ApiError('output-too-large', error.message, details);
+  // Refused before the pack: the names at fault (never a value) are what the caller needs to fix it.
+  if (error.code === 'secret-missing' || error.code === 'secret-invalid') {
+    return new ApiError(error.code, error.message, { ...error.details });
+  }
   return new ApiError(error.code, error.message, details);
 }
 

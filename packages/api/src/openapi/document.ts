@@ -5,6 +5,7 @@ import { artifactRoutes } from '../routes/artifacts/definitions.js';
 import { guardrailRoutes } from '../routes/guardrails/definitions.js';
 import { healthRoutes } from '../routes/health.js';
 import { runRoutes } from '../routes/runs/definitions.js';
+import { secretRoutes } from '../routes/secrets/definitions.js';
 import { toolRoutes } from '../routes/tools/definitions.js';
 
 /** The document's `info` and `servers`, as `createApp({openapi})` takes them. */
@@ -60,7 +61,14 @@ export function mountDocument(app: OpenAPIHono<AppEnv>, meta: OpenApiMeta): void
 export function createOpenApiDocument(meta: OpenApiMeta = {}): Record<string, unknown> {
   const app = new OpenAPIHono<AppEnv>();
   registerSecurity(app);
-  for (const route of [...healthRoutes, ...artifactRoutes, ...toolRoutes, ...guardrailRoutes, ...runRoutes]) {
+  for (const route of [
+    ...healthRoutes,
+    ...artifactRoutes,
+    ...toolRoutes,
+    ...guardrailRoutes,
+    ...runRoutes,
+    ...secretRoutes,
+  ]) {
     app.openAPIRegistry.registerPath(route);
   }
   return renderDocument(app, meta);

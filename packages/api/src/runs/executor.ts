@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiLogger, ClaimedRun, GuardrailDescriptor, PackCaller, RunRecord, RunStore } from '@kindgi/bindings';
 import { ApiError } from '../errors/api-error.js';
-import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './execution-options.js';
+import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions, tenantQueueLimit } from './execution-options.js';
 import { attemptRun } from './run-call.js';
+import { keepRunLeased } from './run-lease.js';
+import { RunRecorder } from './run-recorder.js';
 import { must, TERMINAL_STATUSES } from './store-result.js';
 
 /** What a run needs to start; guardrails are already resolved to their descriptors. */
@@ -24,10 +26,12 @@ const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 
 /**
- * Executes runs from the run store's queue: claims one (a lease), heartbeats it, calls the pack, evaluates
- * guardrails, and records the outcome only while the lease holds. A call the pack is known not to have
- * run (refused: `pack-unavailable`) puts the run back in its queue for the `Retry-After` it gave; any other
- * failure may have run the tool and ends the run. Any number of executors may share one store.
+ * Executes runs from the run store's queue: claims one (a lease) of a pack this process serves, heartbeats
+ * it, calls the pack, evaluates guardrails, and records the outcome only while it holds the run. A call the
+ * pack is known not to have run (refused: `pack-unavailable`) puts the run back in its queue for the
+ * `Retry-After` it gave; any other failure may have run the tool and ends the run. Recording survives a
+ * store outage (`RunRecorder`), and after one the executor waits a lease before sweeping expired leases, so
+ * live executors on every server renew theirs first. Any number of executors may share one store.
  */
 export class RunExecutor {
   readonly #owner = `executor-${randomUUID()}`;
@@ -37,6 +41,9 @@ export class RunExecutor {
   #wake: (() => void) | undefined;
   #pending = true;
   #storeFailing = false;
+  /** When a store call last failed: expired leases are swept only a lease after it. */
+  #lastStoreFailure = Number.NEGATIVE_INFINITY;
+  readonly #recorder: RunRecorder;
   #unwatchQueue: (() => void) | undefined;
   #pump: Promise<void> | undefined;
 
@@ -50,9 +57,18 @@ export class RunExecutor {
       logger: ApiLogger;
       now: () => Date;
       options?: Partial<RunExecutionOptions>;
+      /** The packs this process serves, asked at every claim (they may change); any pack when absent. */
+      servedPacks?: () => readonly string[];
     },
   ) {
     this.#options = { ...DEFAULT_RUN_EXECUTION, ...deps.options };
+    this.#recorder = new RunRecorder({
+      runStore: deps.runStore,
+      logger: deps.logger,
+      retryMs: this.#options.recordRetryMs,
+      leaseMs: this.#options.leaseMs,
+      onStoreFailure: () => this.#noteStoreFailure(),
+    });
   }
 
   /**
@@ -65,7 +81,10 @@ export class RunExecutor {
     this.#pump = this.#loop();
   }
 
-  /** Queues the run (503 `run-queue-full` when its pack's queue is full); `done` settles when it ends. */
+  /**
+   * Queues the run (503 `run-queue-full` when its pack's queue, or the tenant's share of it, is full); `done`
+   * settles when it ends.
+   */
   async start(input: StartRunInput): Promise<{ run: RunRecord; done: () => Promise<RunRecord> }> {
     const at = this.deps.now().toISOString();
     const record: RunRecord = {
@@ -86,7 +105,7 @@ export class RunExecutor {
       await this.deps.runStore.enqueue(
         record,
         input.deadlineMs === undefined ? job : { ...job, deadlineMs: input.deadlineMs },
-        { maxQueued: this.#options.maxQueuedPerPack },
+        { maxQueued: this.#options.maxQueuedPerPack, maxQueuedPerTenant: tenantQueueLimit(this.#options) },
       ),
     );
     return { run, done: () => this.waitForEnd(run.tenantId, run.runId) };
@@ -139,6 +158,8 @@ export class RunExecutor {
     const timedOut = await Promise.race([settled, expired]);
     clearTimeout(timer);
     if (!timedOut) return { finished: pending.length, cancelled: 0 };
+    // Past the grace, outcomes still waiting for the store are dropped: their leases then run out.
+    this.#recorder.stop();
     let cancelled = 0;
     for (const [key, active] of [...this.#active.entries()]) {
       const [tenantId, runId] = splitKey(key);
@@ -160,11 +181,14 @@ export class RunExecutor {
 
   /** Claims runs while this process has room, then sleeps until a queue notification or `pollMs`. */
   async #loop(): Promise<void> {
-    let lastSweep = 0;
+    let lastPoll = 0;
     while (!this.#stopped) {
-      if (Date.now() - lastSweep >= this.#options.pollMs) {
-        lastSweep = Date.now();
-        await this.#expireLeases().catch(() => undefined);
+      if (Date.now() - lastPoll >= this.#options.pollMs) {
+        lastPoll = Date.now();
+        // Claims are polled through an outage; sweeps wait a lease after it, so live executors renew first.
+        if (Date.now() - this.#lastStoreFailure >= this.#options.leaseMs) {
+          await this.#expireLeases().catch(() => undefined);
+        }
         this.#pending = true;
       }
       if (this.#pending) {
@@ -188,8 +212,15 @@ export class RunExecutor {
     }
   }
 
+  #noteStoreFailure(): void {
+    this.#lastStoreFailure = Date.now();
+  }
+
   async #expireLeases(): Promise<void> {
-    const expired = await this.deps.runStore.expireLeases(INTERRUPTED);
+    // The runs this process is executing or still recording are alive, whatever their lease says.
+    const keep = [...this.#active.keys()].map(splitKey).map(([tenantId, runId]) => ({ tenantId, runId }));
+    const expired = await this.deps.runStore.expireLeases(INTERRUPTED, { keep });
+    if (expired.kind === 'err') this.#noteStoreFailure();
     if (expired.kind === 'ok' && expired.value.length > 0) {
       this.deps.logger.warn('runs interrupted: their executor stopped renewing its lease', {
         runIds: expired.value.map((run) => run.runId),
@@ -202,8 +233,11 @@ export class RunExecutor {
     const counts = new Map<string, number>();
     for (const active of this.#active.values()) counts.set(active.packId, (counts.get(active.packId) ?? 0) + 1);
     const busyPacks = [...counts].filter(([, n]) => n >= this.#options.concurrencyPerPack).map(([pack]) => pack);
-    const claimed = await this.deps.runStore.claim({ owner: this.#owner, leaseMs: this.#options.leaseMs, busyPacks });
+    const servedPacks = this.deps.servedPacks?.();
+    const request = { owner: this.#owner, leaseMs: this.#options.leaseMs, busyPacks };
+    const claimed = await this.deps.runStore.claim(servedPacks === undefined ? request : { ...request, servedPacks });
     if (claimed.kind === 'err') {
+      this.#noteStoreFailure();
       // Logged when the store starts failing, not on every poll of an outage.
       if (!this.#storeFailing) this.deps.logger.error('could not claim a run', { error: claimed.error.message });
       this.#storeFailing = true;
@@ -227,22 +261,13 @@ export class RunExecutor {
   async #execute(claimed: ClaimedRun, controller: AbortController): Promise<void> {
     const { run, job } = claimed;
     const { runStore, logger } = this.deps;
-    const lost = () => controller.abort();
-    // A cancel on another server shows as a change of the run: re-read it and stop if it ended.
-    const unwatch = runStore.watch(run.tenantId, run.runId, () => {
-      runStore.get(run.tenantId, run.runId).then((current) => {
-        if (current.kind === 'ok' && (current.value === null || TERMINAL_STATUSES.has(current.value.status))) lost();
-      }, lost);
+    const release = keepRunLeased(run, {
+      runStore,
+      owner: this.#owner,
+      leaseMs: this.#options.leaseMs,
+      lost: () => controller.abort(),
+      onStoreFailure: () => this.#noteStoreFailure(),
     });
-    const heartbeat = setInterval(
-      () => {
-        runStore.heartbeat(run.tenantId, run.runId, this.#owner, this.#options.leaseMs).then((held) => {
-          if (held.kind === 'ok' && !held.value) lost();
-        }, lost);
-      },
-      Math.max(10, Math.floor(this.#options.leaseMs / 3)),
-    );
-    heartbeat.unref();
     try {
       const result = await attemptRun(this.deps, run, job, controller.signal);
       if (controller.signal.aborted) return;
@@ -250,36 +275,26 @@ export class RunExecutor {
         const delay = Math.min(MAX_RETRY_MS, result.error.retryAfterMs ?? DEFAULT_RETRY_MS);
         const waited = this.deps.now().getTime() - Date.parse(run.createdAt);
         if (waited + delay <= this.#options.queueTimeoutMs) {
-          const requeued = await runStore.requeue(run.tenantId, run.runId, this.#owner, delay);
+          await this.#recorder.requeue(run, this.#owner, delay);
           // Looks again when the delay is over rather than at the next poll.
           setTimeout(() => this.#poke(), delay).unref();
-          if (requeued.kind === 'err' && requeued.error.code !== 'run-lease-lost') {
-            logger.error('could not requeue a run', { runId: run.runId, error: requeued.error.message });
-          }
           return;
         }
         const message = `The pack stayed unavailable for ${Math.round(waited / 1000)} s: ${result.error.message}`;
-        await this.#finish(run, { status: 'failed', error: { code: 'pack-unavailable', message } });
+        await this.#recorder.finish(
+          run,
+          { status: 'failed', error: { code: 'pack-unavailable', message } },
+          this.#owner,
+        );
         return;
       }
-      await this.#finish(run, result.outcome);
+      await this.#recorder.finish(run, result.outcome, this.#owner);
     } catch (thrown) {
       logger.error('run failed unexpectedly', { runId: run.runId, error: String(thrown) });
-      await this.#finish(run, {
-        status: 'failed',
-        error: { code: 'internal-server-error', message: 'The run failed unexpectedly.' },
-      });
+      const error = { code: 'internal-server-error', message: 'The run failed unexpectedly.' };
+      await this.#recorder.finish(run, { status: 'failed', error }, this.#owner);
     } finally {
-      clearInterval(heartbeat);
-      unwatch();
-    }
-  }
-
-  async #finish(run: RunRecord, outcome: Parameters<RunStore['finish']>[2]): Promise<void> {
-    const finished = await this.deps.runStore.finish(run.tenantId, run.runId, outcome, { owner: this.#owner });
-    // A lost lease means the run was cancelled or interrupted meanwhile: that outcome stands.
-    if (finished.kind === 'err' && finished.error.code !== 'run-lease-lost') {
-      this.deps.logger.error('could not record the end of a run', { runId: run.runId, error: finished.error.message });
+      release();
     }
   }
 }

@@ -12,8 +12,9 @@ export function must<T>(result: Result<T, RunStoreError>): T {
   if (error.code === 'invalid-cursor') {
     throw new ApiError('bad-input', 'The cursor is not one this listing issued.', { param: 'cursor' });
   }
+  // The store's message says which limit was reached: the pack's queue, or the tenant's share of it.
   if (error.code === 'run-queue-full') {
-    throw new ApiError('run-queue-full', 'The pack has too many runs waiting; retry later.', undefined, {
+    throw new ApiError('run-queue-full', `${error.message} Retry later.`, undefined, {
       'retry-after': '5',
     });
   }

@@ -1,25 +1,37 @@
-import type { ApiLogger, RunEvent, RunRecord, RunStore } from '@kindgi/bindings';
+import type { RunRecord, RunStore } from '@kindgi/bindings';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../env.js';
 import { ApiError } from '../errors/api-error.js';
-import { must, TERMINAL_EVENTS, TERMINAL_STATUSES } from './store-result.js';
+import { slicesOf } from '../responses/sliced-body.js';
+import type { FeedEvent, RunFeed } from './run-feed.js';
+import type { RunFeeds } from './run-feeds.js';
+import { must } from './store-result.js';
+import type { StreamSlots } from './stream-slots.js';
+
+/** Which run a stream follows. */
+export type RunRef = Pick<RunRecord, 'tenantId' | 'runId'>;
 
 /** How a run stream paces itself. */
 export interface StreamTiming {
   /** Comment frames at least this often while nothing happens. Default 15 s. */
   keepAliveMs: number;
-  /** How often the journal is re-read (events written by other instances). Default 1 s. */
+  /** How often a run's journal is re-read without an announced change (events of other instances). Default 1 s. */
   pollMs: number;
   /** A stream ends after this long; the client resumes with Last-Event-Id. Default 5 min. */
   maxDurationMs: number;
+}
+
+/** SSE settings: pacing, and the cap on one tenant's open streams in one process. */
+export interface SseOptions extends StreamTiming {
+  /** Streams one tenant may hold open on this server; one more is 429 `too-many-streams`. Default 256. */
+  maxStreamsPerTenant: number;
 }
 
 /**
  * Checks `Last-Event-Id` (`<runId>:<sequence>`) against the run's journal: the sequence to resume after.
  * Another run's id, a malformed one or a sequence the journal never issued is 400 `bad-input`.
  */
-export async function resumePoint(runStore: RunStore, run: RunRecord, header: string | undefined): Promise<number> {
+export async function resumePoint(runStore: RunStore, run: RunRef, header: string | undefined): Promise<number> {
   if (header === undefined || header.trim() === '') return 0;
   const colon = header.lastIndexOf(':');
   const runId = header.slice(0, colon);
@@ -39,82 +51,111 @@ export async function resumePoint(runStore: RunStore, run: RunRecord, header: st
   return sequence;
 }
 
-/** Streams the run's journal after `afterSequence` as SSE frames until the terminal event. */
-export function streamRunEvents(
-  c: Context<AppEnv>,
-  deps: { runStore: RunStore; timing: StreamTiming; logger: ApiLogger },
-  run: RunRecord,
-  afterSequence: number,
-): Response {
-  const { runStore, timing } = deps;
-  return streamSSE(c, async (stream) => {
-    let after = afterSequence;
-    let dirty = true;
-    let wake: (() => void) | undefined;
-    const unwatch = runStore.watch(run.tenantId, run.runId, () => {
-      dirty = true;
-      wake?.();
-    });
-    stream.onAbort(() => wake?.());
-    const endAt = Date.now() + timing.maxDurationMs;
-    let lastWrite = Date.now();
-    try {
-      while (!stream.aborted && !stream.closed) {
-        dirty = false;
-        const events: RunEvent[] = must(await runStore.listEvents(run.tenantId, run.runId, after));
-        for (const event of events) {
-          const terminal = TERMINAL_EVENTS.has(event.kind);
-          // The journal keeps a terminal record without its output (stored once, on the run): read it back.
-          const data = terminal
-            ? ((must(await runStore.get(run.tenantId, run.runId)) ?? event.data) as unknown)
-            : event.data;
-          await stream.writeSSE({
-            id: `${run.runId}:${event.sequence}`,
-            event: event.kind,
-            data: JSON.stringify(data),
-          });
-          lastWrite = Date.now();
-          after = event.sequence;
-          if (terminal) return;
-        }
-        // Resumed after the terminal event (a browser reconnects so after the normal close): nothing follows.
-        if (events.length === 0 && (await finishedAt(runStore, run, after))) return;
-        if (Date.now() >= endAt) return;
-        if (!dirty) {
-          const waitMs = Math.max(
-            1,
-            Math.min(timing.pollMs, lastWrite + timing.keepAliveMs - Date.now(), endAt - Date.now()),
-          );
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, waitMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          wake = undefined;
-        }
-        if (Date.now() - lastWrite >= timing.keepAliveMs) {
-          await stream.write(': keep-alive\n\n');
-          lastWrite = Date.now();
-        }
-      }
-    } catch (thrown) {
-      // Headers are gone already: the failure travels as a last frame, then the stream ends.
-      const error = thrown instanceof ApiError ? thrown : new ApiError('internal-server-error', 'The stream failed.');
-      if (!(thrown instanceof ApiError))
-        deps.logger.error('run stream failed', { runId: run.runId, error: String(thrown) });
-      await stream.writeSSE({ event: 'error', data: JSON.stringify({ code: error.code, message: error.message }) });
-    } finally {
-      unwatch();
-    }
-  });
+/** What a run stream needs: the process's feeds and per-tenant stream slots, and its pacing. */
+export interface StreamDeps {
+  feeds: RunFeeds;
+  slots: StreamSlots;
+  timing: StreamTiming;
 }
 
-/** True when the run is terminal and its journal holds nothing after `after`: its stream has nothing left. */
-async function finishedAt(runStore: RunStore, run: RunRecord, after: number): Promise<boolean> {
-  const current = must(await runStore.get(run.tenantId, run.runId));
-  if (current === null || !TERMINAL_STATUSES.has(current.status)) return false;
-  // The terminal event is journaled with the status change, so re-reading now sees it if it is still due.
-  return must(await runStore.listEvents(run.tenantId, run.runId, after)).length === 0;
+const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
+
+/**
+ * Streams the run's journal after `afterSequence` as SSE frames until the terminal event. The frames come
+ * from the run's shared feed, and are produced only as fast as the client reads them. 429 `too-many-streams`
+ * when the tenant holds `slots.maxPerTenant` streams in this process already.
+ */
+export function streamRunEvents(c: Context<AppEnv>, deps: StreamDeps, run: RunRef, afterSequence: number): Response {
+  // HEAD answers the GET's headers and drops its body unread: a stream made for it would never be released.
+  if (c.req.method === 'HEAD') return sseResponse(c, null);
+  const releaseSlot = deps.slots.take(run.tenantId);
+  if (releaseSlot === undefined) {
+    throw new ApiError(
+      'too-many-streams',
+      `This tenant has ${deps.slots.maxPerTenant} event streams open on this server; close one or retry later.`,
+      { limit: deps.slots.maxPerTenant },
+      { 'retry-after': String(STREAMS_RETRY_AFTER_S) },
+    );
+  }
+  const feed = deps.feeds.acquire(run.tenantId, run.runId);
+  const stop = new AbortController();
+  const frames = followFeed(feed, afterSequence, deps.timing, stop.signal);
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    stop.abort();
+    deps.feeds.release(feed);
+    releaseSlot();
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let next: IteratorResult<Uint8Array>;
+        try {
+          next = await frames.next();
+        } catch (cause) {
+          close();
+          throw cause;
+        }
+        if (!open) return;
+        if (next.done) {
+          close();
+          controller.close();
+        } else controller.enqueue(next.value);
+      },
+      async cancel() {
+        close();
+        await frames.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return sseResponse(c, body);
+}
+
+function sseResponse(c: Context<AppEnv>, body: ReadableStream<Uint8Array> | null): Response {
+  c.header('content-type', 'text/event-stream');
+  c.header('cache-control', 'no-cache');
+  c.header('connection', 'keep-alive');
+  c.header('transfer-encoding', 'chunked');
+  return body === null ? c.body(null, 200) : c.body(body, 200);
+}
+
+/** Seconds a refused stream is told to wait: a stream ends within `maxDurationMs` at most. */
+const STREAMS_RETRY_AFTER_S = 5;
+
+/** The frames one stream sends: the feed's events after `after`, keep-alives while idle, an error frame on failure. */
+async function* followFeed(
+  feed: RunFeed,
+  afterSequence: number,
+  timing: StreamTiming,
+  signal: AbortSignal,
+): AsyncGenerator<Uint8Array> {
+  const endAt = Date.now() + timing.maxDurationMs;
+  let after = afterSequence;
+  let next = 0;
+  let lastWrite = Date.now();
+  while (!signal.aborted) {
+    for (; next < feed.events.length; next++) {
+      const event = feed.events[next] as FeedEvent;
+      if (event.sequence <= after) continue;
+      for (const part of event.frame) yield* slicesOf(part);
+      lastWrite = Date.now();
+      after = event.sequence;
+      if (event.terminal) return;
+    }
+    if (feed.failure !== undefined) {
+      const { code, message } = feed.failure;
+      yield Buffer.from(`event: error\ndata: ${JSON.stringify({ code, message })}\n\n`);
+      return;
+    }
+    // Resumed after the terminal event (a browser reconnects so after the normal close): nothing follows.
+    if (feed.ended || Date.now() >= endAt) return;
+    await feed.nextChange(Math.max(1, Math.min(lastWrite + timing.keepAliveMs, endAt) - Date.now()), signal);
+    if (!signal.aborted && Date.now() - lastWrite >= timing.keepAliveMs) {
+      yield KEEP_ALIVE;
+      lastWrite = Date.now();
+    }
+  }
 }

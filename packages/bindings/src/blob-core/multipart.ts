@@ -14,6 +14,24 @@ import type {
 import { committing, guarded, uploadNotFound } from './guard.js';
 import type { BlobBytesPort, BlobStoragePorts, StoredPart, StoredUpload, UploadAnswer, WrittenBytes } from './ports.js';
 
+/** How many multipart uploads one tenant may have in progress at once, unless the storage is told otherwise. */
+export const DEFAULT_MAX_OPEN_UPLOADS_PER_TENANT = 1000;
+
+/** Limits a storage puts on its tenants. */
+export interface BlobStorageLimits {
+  /** Uploads in progress per tenant (default `DEFAULT_MAX_OPEN_UPLOADS_PER_TENANT`); past it, `storage-busy`. */
+  maxOpenUploadsPerTenant?: number;
+}
+
+/** A tenant at its cap: retried later (once some of its uploads complete, abort or expire), never stored. */
+function tooManyUploads(maxOpen: number): Result<never, BlobError> {
+  return err({
+    code: 'storage-busy',
+    message: `this tenant has ${maxOpen} multipart uploads in progress, the most it may have; complete or abort some`,
+    retryAfterSeconds: 5,
+  });
+}
+
 /** The chosen parts' bytes, read one after another. */
 async function* partsInOrder(bytes: BlobBytesPort, parts: readonly StoredPart[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) {
@@ -28,7 +46,11 @@ async function* partsInOrder(bytes: BlobBytesPort, parts: readonly StoredPart[])
  * completion streams the chosen parts, in order, into one new object (hashed whole for the sha256 the
  * metadata keeps), then commits it, drops the parts and keeps the answer for retries in one step of the rows.
  */
-export function multipartOperations({ rows, bytes }: BlobStoragePorts): BlobMultipartMethods {
+export function multipartOperations(
+  { rows, bytes }: BlobStoragePorts,
+  limits: BlobStorageLimits = {},
+): BlobMultipartMethods {
+  const maxOpen = limits.maxOpenUploadsPerTenant ?? DEFAULT_MAX_OPEN_UPLOADS_PER_TENANT;
   // An upload in progress at this address; a completed one is found only by a retried completion.
   async function find(tenantId: string, bucket: string, key: string, uploadId: string) {
     const found = await rows.findUpload(tenantId, uploadId);
@@ -124,7 +146,7 @@ export function multipartOperations({ rows, bytes }: BlobStoragePorts): BlobMult
         if (checked.kind === 'err') return checked;
         const uploadId = randomUUID();
         const upload: StoredUpload = { bucket, key, init, createdAt: new Date().toISOString() };
-        await rows.createUpload(tenantId, uploadId, upload);
+        if (!(await rows.createUpload(tenantId, uploadId, upload, maxOpen))) return tooManyUploads(maxOpen);
         return ok({ uploadId });
       }),
     uploadPart: (tenantId, bucket, key, uploadId, partNumber, input) =>

@@ -103,7 +103,11 @@ export interface ObjectRowsPort {
 
 /** The multipart uploads' half of the rows port. */
 export interface UploadRowsPort {
-  createUpload(tenantId: string, uploadId: string, upload: StoredUpload): Promise<void>;
+  /**
+   * Records a new upload unless the tenant already has `maxOpen` uploads in progress (completed ones do not
+   * count), atomically: uploads begun at once never pass it together. False when refused.
+   */
+  createUpload(tenantId: string, uploadId: string, upload: StoredUpload, maxOpen: number): Promise<boolean>;
   /** An upload of this tenant, with its kept answer once completed; `undefined` when aborted or expired. */
   findUpload(
     tenantId: string,

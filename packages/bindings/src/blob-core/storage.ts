@@ -13,7 +13,7 @@ import {
   type ByteRange,
 } from '../blob-storage.js';
 import { committing, guarded } from './guard.js';
-import { multipartOperations } from './multipart.js';
+import { type BlobStorageLimits, multipartOperations } from './multipart.js';
 import type { BlobStoragePorts, ObjectWhere } from './ports.js';
 import { listByPrefixOverScan } from './scan-listing.js';
 
@@ -31,9 +31,10 @@ function bufferStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
  * A `BlobStorageBinding` over a bytes port and a rows port: the one implementation of the blob semantics
  * (addressing, preconditions, body checks, metadata, commit and replace, listing, multipart, read retries).
  * A body is written and verified in full before the rows commit it, so an object becomes visible only
- * once every check passed; bytes the rows stop referencing are discarded after the commit.
+ * once every check passed; bytes the rows stop referencing are discarded after the commit. `limits` caps
+ * what one tenant may hold open (multipart uploads in progress).
  */
-export function createBlobStorage(ports: BlobStoragePorts): BlobStorageBinding {
+export function createBlobStorage(ports: BlobStoragePorts, limits: BlobStorageLimits = {}): BlobStorageBinding {
   const { rows, bytes } = ports;
 
   async function write(tenantId: string, bucket: string, key: string | undefined, input: BlobPutInput) {
@@ -128,6 +129,6 @@ export function createBlobStorage(ports: BlobStoragePorts): BlobStorageBinding {
       }),
     listByPrefix: (tenantId, bucket, input) =>
       guarded(() => listByPrefixOverScan((from, limit) => rows.scan(tenantId, bucket, from, limit), input)),
-    ...multipartOperations(ports),
+    ...multipartOperations(ports, limits),
   };
 }

@@ -13,6 +13,10 @@ export const runQueueFull = (packId: string): RunStoreError => ({
   code: 'run-queue-full',
   message: `The queue of pack '${packId}' is full.`,
 });
+export const runTenantQueueFull = (tenantId: string, packId: string, limit: number): RunStoreError => ({
+  code: 'run-queue-full',
+  message: `Tenant '${tenantId}' has ${limit} runs waiting in the queue of pack '${packId}', the limit per tenant.`,
+});
 export const runLeaseLost = (runId: string): RunStoreError => ({
   code: 'run-lease-lost',
   message: `The lease on run '${runId}' is lost.`,

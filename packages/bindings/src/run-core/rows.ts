@@ -1,4 +1,4 @@
-import type { RunFilter, RunJob, RunRecord, RunStore } from '../runs.js';
+import type { RunClaimRequest, RunFilter, RunJob, RunKey, RunQueueLimits, RunRecord, RunStore } from '../runs.js';
 import type { RunChange, RunRow } from './transitions.js';
 
 type Maybe<T> = T | Promise<T>;
@@ -17,6 +17,9 @@ export interface PagedRun {
   record: string;
 }
 
+/** Which queued runs a claim may take. */
+export type ClaimFilter = Pick<RunClaimRequest, 'busyPacks' | 'servedPacks'>;
+
 /**
  * The rows port a run store is made of (`createRunStore`). The adapter owns storage, atomicity and the clock
  * leases are compared with; every decision is a pure transition (`transitions.ts`) applied by a `step`. A
@@ -25,17 +28,25 @@ export interface PagedRun {
  * nothing is written.
  */
 export interface RunRows {
-  /** Stores a queued run unless its id is taken or its pack holds `maxQueued` queued runs already. */
-  insert(record: RunRecord, job: RunJob, maxQueued: number): Maybe<'inserted' | 'exists' | 'full'>;
+  /**
+   * Stores a queued run unless its id is taken (`exists`), its pack holds `maxQueued` queued runs already
+   * (`full`) or this tenant `maxQueuedPerTenant` of them (`tenant-full`).
+   */
+  insert(record: RunRecord, job: RunJob, limits: RunQueueLimits): Maybe<'inserted' | 'exists' | 'full' | 'tenant-full'>;
   read(tenantId: string, runId: string): Maybe<RunRow | undefined>;
   /** Up to `count` of the tenant's matching runs with a `seq` below `below` (any when absent), newest first. */
   page(tenantId: string, filter: RunFilter, below: number | undefined, count: number): Maybe<PagedRun[]>;
   update(tenantId: string, runId: string, step: (row: RunRow | undefined) => RunChange): Maybe<RunChange>;
-  /** The oldest queued run whose delay is over, of a pack not in `busyPacks`; locked rows are skipped. */
-  claim(busyPacks: readonly string[], step: (row: RunRow) => RunChange): Maybe<RunChange | undefined>;
-  /** Every running run whose lease expired, oldest first. */
-  expire(step: (row: RunRow) => RunChange): Maybe<RunChange[]>;
-  /** Extends the lease while `owner` holds it; false when it does not. */
+  /**
+   * The next queued run whose delay is over, of a pack in `servedPacks` (any when absent) and not in
+   * `busyPacks`, in the fair order `RunStore` describes: the tenant with the fewest running runs, then the
+   * one whose last claim is oldest, then its oldest run. Locked rows are skipped. Records the claim as the
+   * tenant's last, in the same transaction.
+   */
+  claim(filter: ClaimFilter, step: (row: RunRow) => RunChange): Maybe<RunChange | undefined>;
+  /** Every running run whose lease expired and that is not in `keep`, oldest first. */
+  expire(keep: readonly RunKey[], step: (row: RunRow) => RunChange): Maybe<RunChange[]>;
+  /** Extends the lease while the run is running under `owner` (an expired lease too); false when it is not. */
   heartbeat(tenantId: string, runId: string, owner: string, leaseMs: number): Maybe<boolean>;
   /** Appends with the run's next sequence number, which it returns; `undefined` when the run does not exist. */
   append(tenantId: string, runId: string, event: Omit<StoredRunEvent, 'sequence'>): Maybe<number | undefined>;

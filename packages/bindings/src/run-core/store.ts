@@ -8,6 +8,7 @@ import {
   runInvalidCursor,
   runNotFound,
   runQueueFull,
+  runTenantQueueFull,
   unwrapRun,
 } from './refusals.js';
 import type { RunRows } from './rows.js';
@@ -70,18 +71,23 @@ type Writers = Omit<RunStore, keyof Readers>;
 function writers(rows: RunRows, stamp: () => string): Writers {
   const changed = (run: RunRecord) => rows.changed?.(run.tenantId, run.runId);
   return {
-    enqueue: (run, job, { maxQueued }) =>
+    enqueue: (run, job, limits) =>
       attemptRunAsync(async () => {
         const record = queuedRun(run);
-        const inserted = await rows.insert(record, job, maxQueued);
-        if (inserted !== 'inserted') refuseRun(inserted === 'exists' ? runExists(run.runId) : runQueueFull(job.packId));
+        const inserted = await rows.insert(record, job, limits);
+        if (inserted === 'exists') refuseRun(runExists(run.runId));
+        if (inserted === 'full') refuseRun(runQueueFull(job.packId));
+        if (inserted === 'tenant-full') {
+          refuseRun(runTenantQueueFull(run.tenantId, job.packId, limits.maxQueuedPerTenant ?? limits.maxQueued));
+        }
         rows.queued?.();
         return record;
       }),
-    claim: ({ owner, leaseMs, busyPacks }) =>
+    claim: ({ owner, leaseMs, busyPacks, servedPacks }) =>
       attemptRunAsync(async () => {
         let job = '';
-        const change = await rows.claim(busyPacks, (row) => {
+        const filter = servedPacks === undefined ? { busyPacks } : { busyPacks, servedPacks };
+        const change = await rows.claim(filter, (row) => {
           job = row.job;
           return claimRun(row, { owner, ms: leaseMs }, stamp());
         });
@@ -103,9 +109,10 @@ function writers(rows: RunRows, stamp: () => string): Writers {
         changed(change.run);
         return withOutput(change.run, change.output);
       }),
-    expireLeases: (message) =>
+    expireLeases: (message, options = {}) =>
       attemptRunAsync(async () => {
-        const changes = await rows.expire((row) => unwrapRun(interruptRun(row, message, stamp())));
+        const step = (row: Parameters<typeof interruptRun>[0]) => unwrapRun(interruptRun(row, message, stamp()));
+        const changes = await rows.expire(options.keep ?? [], step);
         for (const change of changes) changed(change.run);
         return changes.map((change) => change.run);
       }),

@@ -20,8 +20,6 @@ export interface RunRow {
   job: string;
   attempts: number;
   lease_owner: string | null;
-  /** Whether the lease is unexpired by the store's clock (PostgreSQL: the database's; SQLite answers 1 or 0). */
-  lease_live: boolean | number;
 }
 
 /**
@@ -68,8 +66,12 @@ export function queuedRun(run: RunRecord): RunRecord {
   return { ...recordOf(runJson(run)), status: 'queued' };
 }
 
+/**
+ * Whether `owner` still holds the run. A lease that ran out does not end it: only the sweep that fails the
+ * run (`interruptRun`) does, so an executor that could not reach the store past its lease still lands.
+ */
 export function holdsLease(row: RunRow, owner: string): boolean {
-  return row.status === 'running' && row.lease_owner === owner && Boolean(row.lease_live);
+  return row.status === 'running' && row.lease_owner === owner;
 }
 
 /** A claim: `running` under `lease` as its next attempt; the first one sets `startedAt` and journals it. */
@@ -79,7 +81,7 @@ export function claimRun(row: RunRow, lease: { owner: string; ms: number }, at: 
   return { run: { ...run, startedAt: at }, attempts: row.attempts + 1, lease, journal: 'run.started' };
 }
 
-/** Back to the queue after `delayMs`, only while `owner` holds the lease. */
+/** Back to the queue after `delayMs`, only while `owner` holds the run. */
 export function requeueRun(
   row: RunRow | undefined,
   runId: string,
@@ -93,7 +95,7 @@ export function requeueRun(
 
 /**
  * The terminal outcome, journaled with the record (the output lives only on the run; streams re-read it).
- * With `owner`, only while that lease holds; without, for any run not finished yet.
+ * With `owner`, only while that owner holds the run; without, for any run not finished yet.
  */
 export function finishRun(
   row: RunRow | undefined,

@@ -12,6 +12,7 @@ const CONSUMED = [
   '@kindgi/handler-runtime',
   '@kindgi/call-runner',
   '@kindgi/indexer',
+  '@kindgi/log',
   '@kindgi/pack-service',
   '@kindgi/protocol',
   '@kindgi/sdk',

@@ -12,7 +12,7 @@ export interface EntryContext {
 }
 
 /** A definition that is not a valid entry: the file error's code and message. */
-export type EntryError = SlotError | { code: 'reserved-check-id'; message: string };
+export type EntryError = SlotError | { code: 'reserved-check-id' | 'secret-name-invalid'; message: string };
 
 /** A `manifest-validation-failed` entry error. */
 export function invalid(message: string): { kind: 'err'; error: EntryError } {

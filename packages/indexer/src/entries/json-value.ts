@@ -1,6 +1,8 @@
 import { err, ok, type Result } from '@kindgi/protocol';
 
-function isPlainObject(value: object): boolean {
+/** True for `{…}` literals and `Object.create(null)` objects: what JSON objects are copied from. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }

@@ -1,5 +1,6 @@
 import { type IndexTool, type JsonSchema, ok, type Result } from '@kindgi/protocol';
 import { checkCompiles, copyOptional, definitionId, type EntryContext, type EntryError, invalid } from './context.js';
+import { needsSpecEntry } from './needs-spec.js';
 import { schemaSlot } from './schema-slot.js';
 
 const OPTIONAL_FIELDS = [
@@ -8,7 +9,6 @@ const OPTIONAL_FIELDS = [
   'mutating',
   'effects',
   'needs',
-  'needsSpec',
   'sandbox',
   'limits',
   'network',
@@ -62,5 +62,8 @@ export function buildToolEntry(def: Record<string, unknown>, ctx: EntryContext):
   };
   const copied = copyOptional(def, entry, OPTIONAL_FIELDS, label);
   if (copied.kind === 'err') return copied;
+  const needsSpec = needsSpecEntry(label, def.needsSpec, ctx);
+  if (needsSpec.kind === 'err') return needsSpec;
+  if (needsSpec.value !== undefined) entry.needsSpec = needsSpec.value;
   return ok(entry as IndexTool);
 }

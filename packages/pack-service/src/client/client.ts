@@ -20,6 +20,7 @@ import {
   REPLY_TOO_LARGE,
   type RelayCall,
   type RelayResponse,
+  type ReplyRoom,
   relay,
 } from '../transport/relay.js';
 import { replyMessage } from './reply-message.js';
@@ -56,7 +57,23 @@ export interface PackServiceClientOptions {
    * cap): past it the client stops reading and the call fails `pack-reply-too-large`.
    */
   maxReplyBytes?: number;
+  /**
+   * Bytes of call replies read at once, shared by the clients of a process. A call waits up to
+   * `admitWaitMs` for room before it is sent (else `pack-unavailable` with `Retry-After`: it did not run);
+   * a delivered call's reply waits for room to be read within the call's patience (else
+   * `pack-connection-failed`: it may have run). `ByteBudget` of @kindgi/bindings is one.
+   */
+  replies?: { budget: ReplyBudget; admitWaitMs: number };
 }
+
+/** An allowance of bytes held at once, waited for in arrival order (`ByteBudget` of @kindgi/bindings). */
+export interface ReplyBudget {
+  waitForRoom(waitMs: number, signal?: AbortSignal): Promise<boolean>;
+  acquire(bytes: number, waitMs: number, signal?: AbortSignal): Promise<{ release(): void } | undefined>;
+}
+
+// Longest a timer waits: a reply waits for room until the call's own patience ends (its signal), not this.
+const UNTIL_SIGNAL_MS = 2 ** 31 - 1;
 
 /** A pack protocol v2 client. Its `invoke` and `check` are a runtime's `runHandler` / `runCheck` bindings. */
 export interface PackServiceClient {
@@ -112,9 +129,33 @@ function statusError(reply: RelayResponse): PackTransportError {
 /** A reply, a transport error, or (`silent`) the `deadline-exceeded` a service silent past its deadline earns. */
 type Sent = Result<RelayResponse, PackTransportError | { silent: string }>;
 
+/**
+ * Admission of a call to the reply budget, before it is sent: the room its reply is read in, or (nothing was
+ * sent, so the call did not run) the refusal once none came within `admitWaitMs`.
+ */
+async function admit(
+  options: PackServiceClientOptions,
+  call: RelayCall,
+): Promise<Result<ReplyRoom | undefined, PackTransportError>> {
+  const replies = options.replies;
+  if (replies === undefined || call.route !== '/v1/invoke') return ok(undefined);
+  if (!(await replies.budget.waitForRoom(replies.admitWaitMs, call.signal))) {
+    if (call.signal?.aborted) return err({ code: 'pack-call-aborted', message: 'The call was cancelled before it was sent' });
+    const message = 'Replies being read fill this process\'s reply budget: the call was not sent';
+    return err({ code: 'pack-unavailable', message, retryAfterMs: NOT_DELIVERED_RETRY_AFTER_MS });
+  }
+  return ok(async (bytes, signal) => (await replies.budget.acquire(bytes, UNTIL_SIGNAL_MS, signal))?.release);
+}
+
 async function send(options: PackServiceClientOptions, dispatcher: Dispatcher, call: RelayCall): Promise<Sent> {
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const reply = await relay({ url: options.url, token: options.token, dispatcher }, { ...call, maxReplyBytes });
+  const room = await admit(options, call);
+  if (room.kind === 'err') return room;
+  const holdReply = room.value === undefined ? {} : { holdReply: room.value };
+  const reply = await relay(
+    { url: options.url, token: options.token, dispatcher },
+    { ...call, maxReplyBytes, ...holdReply },
+  );
   if (reply.kind === 'ok') {
     return reply.value.status === 200 ? reply : err(statusError(reply.value));
   }
@@ -133,7 +174,14 @@ async function send(options: PackServiceClientOptions, dispatcher: Dispatcher, c
  * service would have said itself: the caller meant the deadline, and the call was delivered (may have run).
  */
 function answer(sent: Sent, subject: PackErrorExtra): Result<PackResponse, PackTransportError> {
-  if (sent.kind === 'ok') return asMessage(sent.value, subject);
+  if (sent.kind === 'ok') {
+    try {
+      return asMessage(sent.value, subject);
+    } finally {
+      // The body's bytes are garbage once decoded: their room goes back to the budget.
+      sent.value.release?.();
+    }
+  }
   if ('silent' in sent.error) return ok(packError('deadline-exceeded', sent.error.silent, subject));
   return err(sent.error);
 }

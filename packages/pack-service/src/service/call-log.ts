@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { PACK_HEADERS, type PackRequest } from '@kindgi/protocol';
-import { jsonNumber, jsonString } from '../log/json-text.js';
-import { type LogFields, type MaybeMembersLog, type PackLog, RECORD_MEMBERS } from '../log/log.js';
+import type { LogFields, PackLog } from '../log/log.js';
 import type { PackMetrics } from './metrics.js';
 import type { ToolLogger } from './runners.js';
 import { endCallSpan } from './spans.js';
@@ -25,7 +24,6 @@ export type Target = 'tool' | 'check';
 export type Subject = { toolId: string } | { checkId: string };
 
 const CALL_ID_FIELDS = ['tenantId', 'projectId', 'orgId', 'runId', 'requestId'] as const;
-const CALL_ID_NAMES = CALL_ID_FIELDS.map((name) => `,"${name}":`);
 
 /** Where a call's ids come from: an invoke's wire ctx, or a check's `kindgi-run-id` / `kindgi-request-id`. */
 export type CallIds = Readonly<Record<string, unknown>>;
@@ -107,12 +105,6 @@ export function logCall(
   const ms = Math.round(elapsedMs);
   const level = outcome === 'ok' ? 'info' : 'warn';
   if (!deps.log.enabled(level)) return;
-  const message = `${target} ${id} ${outcome} ${ms}ms`;
-  const members = (deps.log as MaybeMembersLog)[RECORD_MEMBERS];
-  if (members !== undefined) {
-    members('call', level, message, callMembers(deps, target, id, ids, trace, outcome, ms));
-    return;
-  }
   // Built field by field in the published order: id, outcome, durationMs, target, subject, caller ids…
   const fields: LogFields = { id, outcome, durationMs: ms, target };
   if (target === 'tool') fields.toolId = id;
@@ -123,48 +115,7 @@ export function logCall(
   if (trace.parentSpanId !== undefined) fields.parentSpanId = trace.parentSpanId;
   fields.packId = deps.packId;
   fields.artifactVersion = deps.artifactVersion;
-  deps.log.record('call', level, message, fields);
-}
-
-// The last pack's id and version and their JSON text: the same two strings end every call record.
-let lastPackId: string | undefined;
-let lastVersion: string | undefined;
-let packText = '';
-
-/** A string member, left out when `undefined` as the record's fields would leave it. */
-function stringMember(name: string, value: string | undefined): string {
-  return value === undefined ? '' : `,"${name}":${jsonString(value)}`;
-}
-
-/**
- * The `call` record's fields as JSON members, in the order and with the values the fields object above
- * gets (tests/call-record.test.ts compares the two lines): about a quarter of the cost of building the
- * record and serialising it, which was the largest single cost of a call at the default level.
- */
-function callMembers(
-  deps: CallLogDeps,
-  target: Target,
-  id: string,
-  ids: CallIds,
-  trace: CallTrace,
-  outcome: string,
-  ms: number,
-): string {
-  const idText = jsonString(id);
-  let text = `,"id":${idText},"outcome":${jsonString(outcome)},"durationMs":${jsonNumber(ms)},"target":"${target}"`;
-  text += target === 'tool' ? `,"toolId":${idText}` : `,"checkId":${idText}`;
-  for (let i = 0; i < CALL_ID_FIELDS.length; i++) {
-    const value = ids[CALL_ID_FIELDS[i] as string];
-    if (typeof value === 'string' && value !== '') text += `${CALL_ID_NAMES[i]}${jsonString(value)}`;
-  }
-  text += `,"traceId":${jsonString(trace.traceId)},"spanId":${jsonString(trace.spanId)}`;
-  if (trace.parentSpanId !== undefined) text += `,"parentSpanId":${jsonString(trace.parentSpanId)}`;
-  if (lastPackId !== deps.packId || lastVersion !== deps.artifactVersion) {
-    lastPackId = deps.packId;
-    lastVersion = deps.artifactVersion;
-    packText = stringMember('packId', deps.packId) + stringMember('artifactVersion', deps.artifactVersion);
-  }
-  return text + packText;
+  deps.log.record('call', level, `${target} ${id} ${outcome} ${ms}ms`, fields);
 }
 
 /** `handler-finished-late`: a run that settled after its call was answered (deadline) or dropped. */

@@ -27,7 +27,15 @@ export interface RelayCall {
   signal?: AbortSignal;
   /** Stop reading a reply body past this many bytes (`reply-too-large`). Default: no limit. */
   maxReplyBytes?: number;
+  /**
+   * Room for a reply's body, held before it is read (its declared length, else `maxReplyBytes`): a release,
+   * or `undefined` when none came in time (the body is then not read; the call was delivered). See `ReplyRoom`.
+   */
+  holdReply?: ReplyRoom;
 }
+
+/** Waits for room to read `bytes` of a reply (until `signal`); the release to call once they are decoded. */
+export type ReplyRoom = (bytes: number, signal?: AbortSignal) => Promise<(() => void) | undefined>;
 
 /** The service's reply as it came: status, the headers a caller may rely on, and the raw body. */
 export interface RelayResponse {
@@ -35,6 +43,8 @@ export interface RelayResponse {
   /** `content-type`, `retry-after` and every `kindgi-*` header, lowercase. */
   headers: Record<string, string>;
   body: Buffer;
+  /** Gives back the room `holdReply` held for the body: the caller calls it once done with `body`. */
+  release?: () => void;
 }
 
 /**
@@ -106,10 +116,39 @@ function describe(thrown: unknown): string {
   return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
 }
 
+/** True when a reply declares a length past `limit`: it is refused before a byte is read. */
+function passesLimit(length: string | string[] | undefined, limit: number | undefined): boolean {
+  return limit !== undefined && typeof length === 'string' && Number(length) > limit;
+}
+
+/** Drops a body unread; destroying it closes that connection, so the rest is never buffered. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  // undici reports a destroyed body as an `error` event: expected here, so it must not go unhandled.
+  body.on('error', () => {});
+  body.destroy();
+}
+
 /**
- * Reads a reply body whole, or gives up (`undefined`) as soon as it is known to pass `limit`: from its
- * `content-length` before reading anything, else while reading. Destroying the body closes that
- * connection, so the rest is never buffered.
+ * Room for a reply's body before it is read: `undefined` when the call holds none (no `holdReply`), `null`
+ * when none came in time. The body's declared length, capped by `maxReplyBytes`, is what is held.
+ */
+async function holdRoom(
+  reply: Dispatcher.ResponseData,
+  call: RelayCall,
+  patienceMs: number,
+): Promise<(() => void) | undefined | null> {
+  if (call.holdReply === undefined) return undefined;
+  const declared = Number(reply.headers['content-length']);
+  const limit = call.maxReplyBytes ?? Number.POSITIVE_INFINITY;
+  const bytes = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limit) : limit;
+  const signal = call.signal ? AbortSignal.any([call.signal, AbortSignal.timeout(patienceMs)]) : undefined;
+  const release = await call.holdReply(Number.isFinite(bytes) ? bytes : 0, signal ?? AbortSignal.timeout(patienceMs));
+  return release ?? null;
+}
+
+/**
+ * Reads a reply body whole, or gives up (`undefined`) as soon as it passes `limit`, so the rest is never
+ * buffered. A declared length is read straight into one buffer of that size (no second copy to join chunks).
  */
 async function readReply(
   body: Dispatcher.ResponseData['body'],
@@ -117,20 +156,21 @@ async function readReply(
   limit: number | undefined,
 ): Promise<Buffer | undefined> {
   if (limit === undefined) return Buffer.from(await body.arrayBuffer());
-  // undici reports a destroyed body as an `error` event: expected here, so it must not go unhandled.
-  const cutOff = (): undefined => {
-    body.on('error', () => {});
-    body.destroy();
-    return undefined;
-  };
-  if (typeof length === 'string' && Number(length) > limit) return cutOff();
+  const declared = typeof length === 'string' ? Number(length) : Number.NaN;
+  const whole = Number.isSafeInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return cutOff();
-    chunks.push(chunk as Buffer);
+    const bytes = chunk as Buffer;
+    if (size + bytes.length > limit || (whole !== undefined && size + bytes.length > whole.length)) {
+      discard(body);
+      return undefined;
+    }
+    if (whole === undefined) chunks.push(bytes);
+    else bytes.copy(whole, size);
+    size += bytes.length;
   }
+  if (whole !== undefined) return size === whole.length ? whole : whole.subarray(0, size);
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
 }
 
@@ -184,13 +224,27 @@ async function attempt(
   } catch (thrown) {
     return err(failure(thrown, call, patienceMs));
   }
+  if (passesLimit(reply.headers['content-length'], call.maxReplyBytes)) {
+    discard(reply.body);
+    return err({ code: 'reply-too-large', message: `The reply passed the limit of ${call.maxReplyBytes} bytes` });
+  }
+  const release = await holdRoom(reply, call, patienceMs);
+  if (release === null) {
+    // No room within the call's patience: the call ran (or may have), its reply is dropped unread.
+    discard(reply.body);
+    if (call.signal?.aborted) return err({ code: 'aborted', message: 'The call was cancelled before a reply arrived' });
+    return err({ code: 'no-reply', message: `No room to read the reply within ${patienceMs} ms (replies in flight)` });
+  }
   try {
     const body = await readReply(reply.body, reply.headers['content-length'], call.maxReplyBytes);
     if (body === undefined) {
+      release?.();
       return err({ code: 'reply-too-large', message: `The reply passed the limit of ${call.maxReplyBytes} bytes` });
     }
-    return ok({ status: reply.statusCode, headers: relayedHeaders(reply.headers), body });
+    const response = { status: reply.statusCode, headers: relayedHeaders(reply.headers), body };
+    return ok(release === undefined ? response : { ...response, release });
   } catch (thrown) {
+    release?.();
     // A reply had begun: whatever broke it off, the call was delivered.
     const broken = failure(thrown, call, patienceMs);
     return err(broken.code === 'not-delivered' ? { code: 'no-reply', message: broken.message } : broken);

@@ -25,6 +25,8 @@ export function configFileSecrets(file: Record<string, unknown>): string[] {
   if (field(file.database, 'url') !== undefined) found.push('database.url');
   if (field(file.blobs, 'secretAccessKey') !== undefined) found.push('blobs.secretAccessKey');
   if (field(file.metrics, 'token') !== undefined) found.push('metrics.token');
+  if (field(file.secrets, 'key') !== undefined) found.push('secrets.key');
+  if (nonEmptyList(field(file.secrets, 'previousKeys'))) found.push('secrets.previousKeys');
   return found;
 }
 
@@ -35,6 +37,7 @@ const SERVER_SECRET_VARIABLES = new Set([
   'KINDGI_SERVER_DATABASE_URL',
   'KINDGI_SERVER_BLOBS_SECRET_ACCESS_KEY',
   'KINDGI_SERVER_METRICS_TOKEN',
+  'KINDGI_SERVER_SECRETS_KEY',
   'OTEL_EXPORTER_OTLP_HEADERS',
   'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
 ]);

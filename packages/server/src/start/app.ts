@@ -6,6 +6,7 @@ import type { ServerMetrics } from '../metrics.js';
 import { tokenResolver } from './credentials.js';
 import type { ServerPacks } from './packs.js';
 import { readinessProbe } from './readiness.js';
+import type { ServerSecrets } from './secrets.js';
 import type { ServerStorage } from './storage.js';
 
 /** What the API app of a server is wired with. */
@@ -17,6 +18,7 @@ export interface ServerAppInput {
   metrics: ServerMetrics | undefined;
   s3Credentials: S3CredentialBinding;
   s3Regions: string[];
+  secrets: ServerSecrets;
 }
 
 function metricsRoute(config: ServerConfig): { path: string; token?: string } {
@@ -38,8 +40,17 @@ export function createServerApp(input: ServerAppInput): KindgiApp {
     s3: { basePath: config.s3.basePath ?? '/s3', regions: input.s3Regions },
     runStore: storage.runStore,
     idempotencyStore: storage.idempotencyStore,
+    secrets: {
+      store: input.secrets.store,
+      env: input.secrets.env,
+      declared: (call) => packs.declaredSecrets(call.tool),
+      ...(input.secrets.onSend ? { onSend: input.secrets.onSend } : {}),
+    },
     cursorSecret: storage.cursorSecret,
     ...(config.runs ? { runs: config.runs } : {}),
+    // Servers with other packs may share the run store: each executes only runs of the packs it hosts.
+    servedPacks: () => [...packs.hosts.keys()],
+    ...(config.sse ? { sse: config.sse } : {}),
     ...(config.docs ? { openapi: { docs: true as const } } : {}),
     ...(config.artifactMaxBytes ? { artifactMaxBytes: config.artifactMaxBytes } : {}),
     readiness: readinessProbe({ ...storage.readiness, hosts: packs.hosts }),

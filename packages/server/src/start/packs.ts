@@ -7,7 +7,7 @@ import type { PackIsolation } from '../isolation/plan.js';
 import type { ServerLogger } from '../logger.js';
 import type { ServerMetrics } from '../metrics.js';
 import { type PackHost, startPackHost } from '../pack-host.js';
-import { startRemotePackHost } from '../remote-pack.js';
+import { remoteReplyBudget, startRemotePackHost } from '../remote-pack.js';
 import { createIndexCatalog, type IndexCatalog } from '../tool-registry.js';
 import { type PackRouting, routePackCalls } from './routing.js';
 import type { Teardown } from './teardown.js';
@@ -53,6 +53,8 @@ export async function startPacks(
     catalog = createIndexCatalog([...hosts.values()].map((host) => host.index));
   };
   const problems: string[] = [];
+  // One budget for every remote pack's replies: the bound is the process's.
+  const replies = remoteReplyBudget(config.remoteReplies);
   for (const [position, pack] of config.packs.entries()) {
     const workDir = join(config.dataDir, 'packs', String(position));
     const local = 'url' in pack ? undefined : localPackDirs(runtime.value, position, workDir, isolation);
@@ -67,6 +69,7 @@ export async function startPacks(
             workDir,
             logger,
             onReindexed: refreshCatalog,
+            replies,
             ...(metrics ? { metrics } : {}),
           })
         : await startPackHost({

@@ -6,7 +6,7 @@ import {
   toRunCheck,
   toRunHandler,
 } from '@kindgi/bindings';
-import { ok, type PackIndex, packError, type ToolRef } from '@kindgi/protocol';
+import { type JsonSchema, ok, type PackIndex, packError, type ToolRef } from '@kindgi/protocol';
 import type { PackHost } from '../pack-host.js';
 import type { IndexCatalog } from '../tool-registry.js';
 
@@ -15,6 +15,8 @@ export interface PackRouting {
   registry: ToolRegistry;
   runHandler: RunHandlerBinding;
   runCheck: RunCheckBinding;
+  /** The secrets the tool a call reaches declares, from the index of the pack serving that version. */
+  declaredSecrets(tool: ToolRef): Record<string, JsonSchema> | undefined;
 }
 
 /**
@@ -67,5 +69,6 @@ export function routePackCalls(hosts: ReadonlyMap<string, PackHost>, catalog: ()
     listGuardrails: (tenantId) => catalog().registry.listGuardrails(tenantId),
     getGuardrail: (tenantId, id) => catalog().registry.getGuardrail(tenantId, id),
   };
-  return { registry, runHandler, runCheck };
+  const declaredSecrets = (tool: ToolRef) => catalog().secretsFor(tool.id, tool.version);
+  return { registry, runHandler, runCheck, declaredSecrets };
 }

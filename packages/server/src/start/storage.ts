@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import type { IdempotencyStore, RunStore } from '@kindgi/bindings';
-import { openKindgiDatabase } from '@kindgi/blob-fs';
+import type { IdempotencyStore, RunStore, SecretRowsPort } from '@kindgi/bindings';
+import { createSqliteSecretRows, openKindgiDatabase } from '@kindgi/blob-fs';
 import { err, ok, type Result } from '@kindgi/protocol';
+import { createPostgresSecretRows } from '@kindgi/store-postgres';
 import { blobDatabase, openServerBlobStorage, type ServerBlobStorage } from '../blob-backend.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerLogger } from '../logger.js';
@@ -16,6 +17,8 @@ export interface ServerStorage {
   readonly idempotencyStore: IdempotencyStore;
   /** The key sealing page cursors, shared by every server of the deployment (see resolveCursorSecret). */
   readonly cursorSecret: string;
+  /** Where tenant secrets are kept: PostgreSQL with `database`, else the embedded database. */
+  readonly secretRows: SecretRowsPort;
   /** What `/readyz` checks of this storage. */
   readonly readiness: Omit<ReadinessTargets, 'hosts'>;
 }
@@ -43,6 +46,9 @@ export async function openStorage(
     database,
     logger,
     ...(config.s3.multipartExpiryMs !== undefined ? { multipartExpiryMs: config.s3.multipartExpiryMs } : {}),
+    ...(config.s3.maxOpenUploadsPerTenant !== undefined
+      ? { maxOpenUploadsPerTenant: config.s3.maxOpenUploadsPerTenant }
+      : {}),
     ...blobDatabase(config),
     ...(state.value.pool ? { pool: state.value.pool } : {}),
   });
@@ -54,6 +60,7 @@ export async function openStorage(
     runStore: state.value.runStore,
     idempotencyStore: state.value.idempotencyStore,
     cursorSecret: cursorSecret.value,
+    secretRows: state.value.pool ? createPostgresSecretRows(state.value.pool) : createSqliteSecretRows(database),
     readiness: {
       database,
       sharedState: state.value.pool,

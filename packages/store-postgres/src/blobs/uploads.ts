@@ -77,13 +77,23 @@ function openUploadsQuery(tenantId: string, bucket: string, input: ListMultipart
  */
 export function postgresUploadRows(pool: PostgresPool): UploadRowsPort {
   return {
-    async createUpload(tenantId, uploadId, info) {
-      await pool.query(
-        `INSERT INTO blob_uploads (upload_id, tenant_id, bucket, key_sort, info, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [uploadId, tenantId, info.bucket, sortKey(info.key), JSON.stringify(info), info.createdAt],
-      );
-    },
+    createUpload: (tenantId, uploadId, info, maxOpen) =>
+      inTransaction(pool, async (db) => {
+        // One creation per tenant at a time across servers, so a count below the cap stays true until the insert.
+        await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`kindgi-uploads:${tenantId}`]);
+        const { rows } = await db.query<{ open: string }>(
+          `SELECT count(*) AS open FROM (SELECT 1 FROM blob_uploads
+           WHERE tenant_id = $1 AND completed IS NULL LIMIT $2) AS capped`,
+          [tenantId, maxOpen],
+        );
+        if (Number(rows[0]?.open ?? 0) >= maxOpen) return false;
+        await db.query(
+          `INSERT INTO blob_uploads (upload_id, tenant_id, bucket, key_sort, info, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [uploadId, tenantId, info.bucket, sortKey(info.key), JSON.stringify(info), info.createdAt],
+        );
+        return true;
+      }),
 
     async findUpload(tenantId, uploadId) {
       const { rows } = await pool.query<{ info: string; completed: string | null }>(

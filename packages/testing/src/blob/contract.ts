@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { accessContract } from './contract-access.js';
 import type { BlobStorageContractFactory, BlobStorageContractSubject } from './contract-helpers.js';
 import { keyContract } from './contract-keys.js';
+import { limitsContract } from './contract-limits.js';
 import { multipartContract } from './contract-multipart.js';
 import { objectContract } from './contract-objects.js';
 import { uploadsContract } from './contract-uploads.js';
@@ -33,5 +34,6 @@ export function describeBlobStorageContract(name: string, factory: BlobStorageCo
     describe('keys and listByPrefix', () => keyContract(storage));
     describe('multipart uploads', () => multipartContract(storage));
     describe('upload listing, expiry and retries', () => uploadsContract(storage));
+    describe('limits per tenant', () => limitsContract(storage));
   });
 }

@@ -75,8 +75,12 @@ export function memoryRows(): BlobRowsPort {
       return found.map((blob) => ({ key: blob.meta.key, meta: copy(blob.meta) }));
     },
 
-    async createUpload(tenantId, uploadId, created) {
+    async createUpload(tenantId, uploadId, created, maxOpen) {
+      let open = 0;
+      for (const found of uploads.values()) if (found.tenantId === tenantId && !found.completed) open++;
+      if (open >= maxOpen) return false;
       uploads.set(uploadId, { tenantId, upload: copy(created), parts: new Map() });
+      return true;
     },
     async findUpload(tenantId, uploadId) {
       const found = upload(tenantId, uploadId);

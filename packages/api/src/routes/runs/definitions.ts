@@ -177,7 +177,7 @@ export const streamRunRoute = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 404, 503),
+    ...errorResponses(400, 401, 404, 429, 503),
   },
 });
 

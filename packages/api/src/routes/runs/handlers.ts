@@ -13,9 +13,13 @@ import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { mountPrefix } from '../../middleware/mount-prefix.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
+import { RunBodies } from '../../responses/run-bodies.js';
+import { jsonBytes } from '../../responses/sliced-body.js';
 import type { RunExecutor } from '../../runs/executor.js';
+import { RunFeeds } from '../../runs/run-feeds.js';
 import { must } from '../../runs/store-result.js';
 import { resumePoint, type StreamTiming, streamRunEvents } from '../../runs/stream.js';
+import { StreamSlots } from '../../runs/stream-slots.js';
 import { cancelRunRoute, getRunRoute, listRunsRoute, startRunRoute, streamRunRoute } from './definitions.js';
 
 /** What the run routes need. */
@@ -26,12 +30,23 @@ export interface RunDeps {
   runCheck: RunCheckBinding | undefined;
   cursors: CursorSealer;
   timing: StreamTiming;
+  /** Open SSE streams one tenant may hold in this process. */
+  maxStreamsPerTenant: number;
   logger: ApiLogger;
 }
 
-/** Mounts `/v1/runs`: start, list, get, cancel and the SSE stream. */
+/**
+ * Mounts `/v1/runs`: start, list, get, cancel and the SSE stream. A run's JSON goes out in slices as the
+ * client reads it, a finished run's text shared by every request for it; a run's streams share one feed.
+ */
 export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void {
   const { runStore, executor, toolRegistry, cursors } = deps;
+  const bodies = new RunBodies(runStore);
+  const stream = {
+    feeds: new RunFeeds({ runStore, bodies, logger: deps.logger, pollMs: deps.timing.pollMs }),
+    slots: new StreamSlots(deps.maxStreamsPerTenant),
+    timing: deps.timing,
+  };
 
   app.openapi(startRunRoute, async (c) => {
     const { tenantId } = c.get('principal');
@@ -60,7 +75,7 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
       guardrails,
       deadlineMs: body.options?.deadlineMs,
     });
-    if (body.options?.wait === true) return c.json(await started.done(), 201);
+    if (body.options?.wait === true) return jsonBytes<RunRecord, 201>(c, bodies.of(await started.done()), 201);
     c.header('location', `${mountPrefix(c)}/v1/runs/${started.run.runId}`);
     return c.json(started.run, 202);
   });
@@ -82,9 +97,16 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
     return c.json(body, 200);
   });
 
+  // Both read the run through `bodies`: a finished run's text is shared, not parsed from the store per request.
+  const runBytes = async (tenantId: string, runId: string): Promise<Uint8Array> => {
+    const bytes = await bodies.get(tenantId, runId);
+    if (bytes === null) throw new ApiError('run-not-found', `No run '${runId}'.`, { runId });
+    return bytes;
+  };
+
   app.openapi(getRunRoute, async (c) => {
-    const run = await findRun(runStore, c.get('principal').tenantId, c.req.valid('param').runId);
-    return c.json(run, 200);
+    const bytes = await runBytes(c.get('principal').tenantId, c.req.valid('param').runId);
+    return jsonBytes<RunRecord, 200>(c, bytes, 200);
   });
 
   app.openapi(cancelRunRoute, async (c) => {
@@ -93,16 +115,11 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
   });
 
   app.openapi(streamRunRoute, async (c) => {
-    const run = await findRun(runStore, c.get('principal').tenantId, c.req.valid('param').runId);
+    const run = { tenantId: c.get('principal').tenantId, runId: c.req.valid('param').runId };
+    await runBytes(run.tenantId, run.runId);
     const after = await resumePoint(runStore, run, c.req.header('last-event-id'));
-    return streamRunEvents(c, deps, run, after);
+    return streamRunEvents(c, stream, run, after);
   });
-}
-
-async function findRun(runStore: RunStore, tenantId: string, runId: string): Promise<RunRecord> {
-  const run = must(await runStore.get(tenantId, runId));
-  if (run === null) throw new ApiError('run-not-found', `No run '${runId}'.`, { runId });
-  return run;
 }
 
 async function resolveGuardrails(deps: RunDeps, tenantId: string, ids: string[]): Promise<GuardrailDescriptor[]> {

@@ -19,6 +19,10 @@ export const ToolSchema = z
     outputSchema: JsonSchemaValue,
     mutating: z.boolean().optional(),
     effects: z.array(z.unknown()).optional(),
+    secrets: z
+      .record(z.string(), JsonSchemaValue)
+      .optional()
+      .openapi({ description: "The secrets a call needs set for the caller's tenant (PUT /v1/secrets/{name})" }),
   })
   .openapi('Tool');
 

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { restAnswer } from '../../errors/pack-errors.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import { pageById } from '../../pagination/page-in-memory.js';
+import { jsonBytes, jsonBytesOf } from '../../responses/sliced-body.js';
 import { getToolRoute, invokeToolRoute, listToolsRoute } from './definitions.js';
 
 /** What the tool routes need; without a registry only `invoke` is mounted (the pack decides what exists). */
@@ -64,6 +65,8 @@ export function registerToolRoutes(app: OpenAPIHono<AppEnv>, deps: ToolDeps): vo
     });
     const answer = restAnswer(reply, 'result');
     if (answer.kind === 'err') throw answer.error;
-    return c.json({ output: answer.value.output }, 200);
+    // Sent as the client reads it: a client that stops reading holds a socket buffer, not the output twice.
+    const result = { output: answer.value.output };
+    return jsonBytes<typeof result, 200>(c, jsonBytesOf(result), 200);
   });
 }

@@ -1,15 +1,18 @@
-// Writers of whole log lines to stderr that pack code sharing the stream can't corrupt.
+// Writers of whole records to stderr that other code sharing the stream (pack code) can't corrupt. A
+// record's text is one line ending in a newline, as pino makes it.
 import { writeSync } from 'node:fs';
 
-/** A line writer that holds lines briefly and writes them together; `flush` writes what it holds now. */
-export type BatchedLineWriter = ((line: string) => void) & { flush(): void };
+/** A record writer that holds records briefly and writes them together; `flush` writes what it holds now. */
+export type BatchedLineWriter = ((text: string) => void) & { flush(): void };
 
 interface LineState {
-  writeLine: (line: string) => void;
+  writeLine: (text: string) => void;
   batched: BatchedLineWriter;
 }
 
-const STATE = Symbol.for('kindgi.pack-service.line-state');
+// Shared through the stream object, so two copies of this module in one process (a bundle and a
+// package) still write through one hook and one held batch.
+const STATE = Symbol.for('kindgi.log.stderr-lines');
 type Hooked = NodeJS.WriteStream & { [STATE]?: LineState };
 
 // Past this many characters held, a batch is written at once instead of at the end of the loop turn.
@@ -78,10 +81,11 @@ function lineState(stream: NodeJS.WriteStream): LineState {
     held = '';
     writeOut(text);
   };
-  const lineOf = (line: string): string => {
-    const text = atLineStart ? `${line}\n` : `\n${line}\n`;
+  // A record after a partial line of other output starts on a fresh line.
+  const lineOf = (text: string): string => {
+    if (atLineStart) return text;
     atLineStart = true;
-    return text;
+    return `\n${text}`;
   };
   target.write = ((chunk: unknown, ...rest: unknown[]) => {
     flush();
@@ -94,8 +98,8 @@ function lineState(stream: NodeJS.WriteStream): LineState {
     scheduled = false;
     flush();
   };
-  const batched = ((line: string): void => {
-    held += lineOf(line);
+  const batched = ((text: string): void => {
+    held += lineOf(text);
     if (held.length >= MAX_HELD) flush();
     else if (!scheduled) {
       scheduled = true;
@@ -103,9 +107,9 @@ function lineState(stream: NodeJS.WriteStream): LineState {
     }
   }) as BatchedLineWriter;
   batched.flush = flush;
-  const writeLine = (line: string): void => {
+  const writeLine = (text: string): void => {
     flush();
-    writeOut(lineOf(line));
+    writeOut(lineOf(text));
   };
 
   flushers.add(flush);
@@ -121,18 +125,19 @@ function lineState(stream: NodeJS.WriteStream): LineState {
 }
 
 /**
- * A line writer for stderr that pack code can't corrupt: it watches every other write to the stream, and
- * when pack code left a partial line it starts the record on a fresh line. Each record is one `write(2)`,
+ * A record writer for stderr (each record's text one line ending in a newline) that pack code can't
+ * corrupt: it watches every other write to the stream, and when pack code left a partial line it starts
+ * the record on a fresh line. Each record is one `write(2)`,
  * or, when a full pipe takes only part of it, its rest is queued on the stream ahead of every later write,
  * so nothing written through the stream lands inside a record.
  */
-export function stderrLineWriter(stream: NodeJS.WriteStream = process.stderr): (line: string) => void {
+export function stderrLineWriter(stream: NodeJS.WriteStream = process.stderr): (text: string) => void {
   return lineState(stream).writeLine;
 }
 
 /**
- * Like `stderrLineWriter`, but the lines of one event-loop turn go out together in one `write` at its end
- * (a write per record costs more than building it). Each line stays whole; any other write to the stream,
+ * Like `stderrLineWriter`, but the records of one event-loop turn go out together in one `write` at its
+ * end (a write per record costs more than building it). Each record stays whole; any other write to the stream,
  * process exit and `flush()` write the held lines first, so nothing is reordered or lost.
  */
 export function stderrBatchedLineWriter(stream: NodeJS.WriteStream = process.stderr): BatchedLineWriter {

@@ -1,0 +1,10 @@
+export { LEVEL_RANK, levelFor, SEVERITY } from './levels.js';
+export {
+  createLog,
+  type Log,
+  type LogDestination,
+  type LogFormat,
+  type LogLayout,
+  type LogOptions,
+} from './log.js';
+export { type BatchedLineWriter, stderrBatchedLineWriter, stderrLineWriter } from './stderr-lines.js';
