@@ -15,10 +15,12 @@ import {
   type ToolRegistry,
   toRunCheck,
 } from '@kindgi/bindings';
+import { type RunExecutionOptions, RunExecutor } from '@kindgi/run-worker';
 import { createS3App } from '@kindgi/s3';
 import { trimTrailingSlash } from 'hono/trailing-slash';
 import type { AppEnv } from './env.js';
 import { installErrorHandlers } from './errors/install.js';
+import { runErrorFromFailure } from './errors/run-errors.js';
 import { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
 import { idempotencyMiddleware } from './idempotency/middleware.js';
 import { authMiddleware } from './middleware/auth.js';
@@ -28,6 +30,7 @@ import { validationHook } from './middleware/validation-hook.js';
 import { docsScriptPath, mountDocs } from './openapi/docs.js';
 import { mountDocument, OPENAPI_PATH, type OpenApiMeta, registerSecurity } from './openapi/document.js';
 import { locateScalarBundle } from './openapi/scalar-bundle.js';
+import { apiPackCaller, type SecretsInput, secretsPipeline } from './pack-caller.js';
 import { createCursorSealer } from './pagination/cursor-seal.js';
 import { registerArtifactRoutes } from './routes/artifacts/handlers.js';
 import { registerGuardrailRoutes } from './routes/guardrails/handlers.js';
@@ -35,9 +38,6 @@ import { HEALTH_PATHS, type ReadinessProbe, registerHealthRoutes } from './route
 import { registerRunRoutes } from './routes/runs/handlers.js';
 import { registerSecretRoutes } from './routes/secrets/handlers.js';
 import { registerToolRoutes } from './routes/tools/handlers.js';
-import type { RunExecutionOptions } from './runs/execution-options.js';
-import { RunExecutor } from './runs/executor.js';
-import { apiPackCaller, type SecretsInput, secretsPipeline } from './runs/pack-caller.js';
 import type { SseOptions } from './runs/stream.js';
 import { DEFAULT_MAX_STREAMS_PER_TENANT } from './runs/stream-slots.js';
 import { applyTelemetry } from './telemetry/app-hook.js';
@@ -165,6 +165,7 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
       runStore: input.runStore,
       callPack,
       checks: runCheck !== undefined,
+      describeFailure: runErrorFromFailure,
       logger,
       now: input.clock ?? (() => new Date()),
       ...(input.runs ? { options: input.runs } : {}),

@@ -1,4 +1,6 @@
 export type { ApiLogger } from '@kindgi/bindings';
+// The run worker lives in @kindgi/run-worker; its options stay here for code that imported them from @kindgi/api.
+export { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from '@kindgi/run-worker';
 // The S3 surface lives in @kindgi/s3; these names stay here for code that imported them from @kindgi/api.
 export {
   AwsChunkedDecoder,
@@ -36,7 +38,6 @@ export { type IdempotencyOptions, idempotencyMiddleware } from './idempotency/mi
 export { createOpenApiDocument, OPENAPI_PATH, type OpenApiMeta } from './openapi/document.js';
 export { type CursorSealer, createCursorSealer } from './pagination/cursor-seal.js';
 export type { ReadinessCheckResult, ReadinessProbe } from './routes/health.js';
-export { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './runs/execution-options.js';
 export type { SseOptions, StreamTiming } from './runs/stream.js';
 export type { MetricsRouteOptions } from './telemetry/metrics-route.js';
 export { withS3Telemetry } from './telemetry/standalone-s3.js';

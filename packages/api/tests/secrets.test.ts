@@ -183,6 +183,23 @@ describe('/v1/secrets', () => {
     expect(tool.secrets).toEqual({ CITATOR_KEY: { type: 'string', minLength: 20 } });
   });
 
+  it('honours Idempotency-Key on PUT: a retry replays the answer without a new version', async () => {
+    const { app } = makeSecretsApp();
+    const keyed = (value: string) => {
+      const init = put({ value });
+      return { ...init, headers: { ...(init.headers as Record<string, string>), 'idempotency-key': 'set-key-1' } };
+    };
+    const first = await app.request('/v1/secrets/CITATOR_KEY', keyed(VALUE));
+    const again = await app.request('/v1/secrets/CITATOR_KEY', keyed(VALUE));
+    expect(again.headers.get('x-idempotent-replay')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+    const other = await app.request('/v1/secrets/CITATOR_KEY', keyed(`${VALUE}-other`));
+    expect(other.status).toBe(409);
+    expect(await (await app.request('/v1/secrets/CITATOR_KEY', { headers: AUTH_A })).json()).toMatchObject({
+      version: 1,
+    });
+  });
+
   it('fails a run with secret-missing, before the pack', async () => {
     const { app, seen } = makeSecretsApp();
     const res = await app.request('/v1/runs', {

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { BlobBody, BlobBytesPort, BlobError, BytesTarget, WrittenBytes } from '@kindgi/bindings';
 import { type BodyDigests, type BodyExpectations, consumeBody } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
+import type { SqliteBlobRefs } from '@kindgi/store-sqlite';
 import { fileStream } from './file-stream.js';
 
 async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
@@ -31,7 +32,10 @@ export function blobRef(blobId: string): string {
 
 /** The ref of a part's file, and back. */
 export const partRef = (file: string): string => `parts/${file}`;
-export const partFile = (ref: string): string => ref.slice('parts/'.length);
+const partFile = (ref: string): string => ref.slice('parts/'.length);
+
+/** This layout's refs, as the SQLite rows name the bytes they point at. */
+export const FILE_REFS: SqliteBlobRefs = { object: blobRef, part: partRef, partFile };
 
 /** Unlinks a file, treating "already gone" as done. */
 export async function removeQuietly(path: string): Promise<void> {

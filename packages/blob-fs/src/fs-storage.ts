@@ -8,12 +8,10 @@ import {
   DEFAULT_MULTIPART_EXPIRY_MS,
 } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
-import { type DatabaseSource, type KindgiDatabase, resolveDatabase } from './database.js';
-import { BlobDirectory } from './directory.js';
+import { createSqliteBlobRows, type DatabaseSource, type KindgiDatabase, resolveDatabase } from '@kindgi/store-sqlite';
+import { BlobDirectory, FILE_REFS } from './directory.js';
 import { sweep } from './fs-sweep.js';
-import { claimDirectory, releaseDirectory } from './ownership.js';
-import { sqliteObjectRows } from './rows.js';
-import { sqliteUploadRows } from './upload-rows.js';
+import { claimDirectory, type DirectoryLock } from './ownership.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -63,25 +61,25 @@ export function openFsBlobStorage(options: FsBlobStorageOptions): Result<FsBlobS
     return err({ code: 'blob-storage-error', message: `${dataDir} is already open in this process` });
   }
   let opened: { db: KindgiDatabase; owned: boolean } | undefined;
+  let lock: DirectoryLock | undefined;
   try {
+    const claimed = claimDirectory(dataDir);
+    if ('owner' in claimed) {
+      return err({ code: 'blob-storage-error', message: `${options.dataDir} is in use by ${claimed.owner}` });
+    }
+    lock = claimed.lock;
     opened = resolveDatabase(options.database ?? options.dataDir);
     const { db, owned } = opened;
-    const owner = claimDirectory(db);
-    if (owner !== undefined) {
-      if (owned) db.close();
-      return err({ code: 'blob-storage-error', message: `${options.dataDir} is in use by process ${owner}` });
-    }
     const directory = new BlobDirectory(options.dataDir, options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES);
-    const objects = sqliteObjectRows(db);
-    const uploads = sqliteUploadRows(db, objects);
+    const rows = createSqliteBlobRows(db, FILE_REFS);
     const expiryMs = options.multipartExpiryMs ?? DEFAULT_MULTIPART_EXPIRY_MS;
-    for (const ref of uploads.expire(new Date(Date.now() - expiryMs)).discarded) {
+    for (const ref of rows.expireUploads(new Date(Date.now() - expiryMs)).discarded) {
       rmSync(directory.path(ref), { force: true });
     }
-    const swept = sweep(db, directory);
+    const swept = sweep(rows, directory);
     const limits =
       options.maxOpenUploadsPerTenant !== undefined ? { maxOpenUploadsPerTenant: options.maxOpenUploadsPerTenant } : {};
-    const binding = createBlobStorage({ rows: { ...objects.port, ...uploads.port }, bytes: directory }, limits);
+    const binding = createBlobStorage({ rows: rows.port, bytes: directory }, limits);
     // A failing database shows up on the requests that use it; the next sweep retries.
     const timer = setInterval(
       () => void binding.expireMultipartUploads(new Date(Date.now() - expiryMs)),
@@ -97,12 +95,13 @@ export function openFsBlobStorage(options: FsBlobStorageOptions): Result<FsBlobS
       close() {
         clearInterval(timer);
         if (!openDirectories.delete(dataDir)) return;
-        releaseDirectory(db);
         if (owned) db.close();
+        claimed.lock.release();
       },
     });
   } catch (cause) {
     if (opened?.owned) opened.db.close();
+    lock?.release();
     return blobStorageError(cause);
   }
 }

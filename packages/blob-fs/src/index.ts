@@ -1,11 +1,15 @@
+// The embedded database and its stores live in @kindgi/store-sqlite; re-exported so importers of blob-fs
+// keep working.
 export {
+  createSqliteIdempotencyStore,
+  createSqliteRunStore,
+  createSqliteSecretRows,
   DATABASE_FILE,
   type DatabaseSource,
   type KindgiDatabase,
   openKindgiDatabase,
   prepareKindgiDatabase,
-} from './database.js';
+  type SqliteIdempotencyStore,
+  type SqliteRunStore,
+} from '@kindgi/store-sqlite';
 export { type FsBlobStorage, type FsBlobStorageOptions, openFsBlobStorage } from './fs-storage.js';
-export { createSqliteIdempotencyStore, type SqliteIdempotencyStore } from './idempotency-store.js';
-export { createSqliteRunStore, type SqliteRunStore } from './run-store.js';
-export { createSqliteSecretRows } from './secret-rows.js';

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BlobBody } from '@kindgi/bindings';
+import { crashChildren } from '@kindgi/test-services/crash-child';
 import { AWKWARD_KEYS } from '@kindgi/testing';
 import { afterEach, expect, it } from 'vitest';
 import { openFsBlobStorage, openKindgiDatabase } from '../src/index.js';
 
+const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const children = crashChildren();
 const dirs: string[] = [];
 afterEach(() => {
+  children.killAll();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -85,7 +90,7 @@ it('keys never reach the filesystem: files are named by blobId only', async () =
     }
     const entries = readdirSync(dataDir, { recursive: true, withFileTypes: true });
     const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
-    const blobFiles = files.filter((name) => !name.startsWith('kindgi.sqlite'));
+    const blobFiles = files.filter((name) => !name.startsWith('kindgi.sqlite') && !name.startsWith('owner.'));
     expect(blobFiles).toHaveLength(AWKWARD_KEYS.length);
     for (const name of blobFiles)
       expect(name).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -128,19 +133,23 @@ it('two concurrent putByKey of different bodies to one key leave exactly one, wi
   }
 });
 
-it('refuses a directory another live process owns, and takes over one whose owner died', () => {
+it('refuses a directory another live process owns (a lock, not a pid), and takes it the moment that one dies', async () => {
   const dataDir = freshDir();
-  const db = openKindgiDatabase(dataDir);
-  // The parent process (the vitest runner) is alive and is not this process.
-  db.prepare("INSERT INTO blob_dir_owner (id, pid, opened_at) VALUES (1, ?, 'x')").run(process.ppid);
-  const refused = openFsBlobStorage({ dataDir, database: db });
+  const owner = await children.start(join(packageDir, 'tests/fixtures/hold-dir.ts'), [dataDir], {
+    cwd: packageDir,
+    readyOn: ['holding '],
+  });
+  const refused = openFsBlobStorage({ dataDir });
   expect(refused.kind === 'err' && refused.error).toMatchObject({ code: 'blob-storage-error' });
-  expect(refused.kind === 'err' && refused.error.message).toContain(`in use by process ${process.ppid}`);
-  db.prepare('UPDATE blob_dir_owner SET pid = 2147483646').run();
-  const taken = openFsBlobStorage({ dataDir, database: db });
+  expect(refused.kind === 'err' && refused.error.message).toContain(`in use by process ${owner.pid}`);
+  // A row naming a live pid no longer decides anything: only the lock does.
+  const db = openKindgiDatabase(dataDir);
+  db.prepare("INSERT INTO blob_dir_owner (id, pid, opened_at) VALUES (1, ?, 'x')").run(process.ppid);
+  db.close();
+  await children.kill(owner);
+  const taken = openFsBlobStorage({ dataDir });
   expect(taken.kind).toBe('ok');
   if (taken.kind === 'ok') taken.value.close();
-  db.close();
 });
 
 it('refuses a second open of a directory this process already has open', () => {

@@ -9,6 +9,7 @@ describe('@kindgi/blob-fs public surface', () => {
       'DATABASE_FILE',
       'createSqliteIdempotencyStore',
       'createSqliteRunStore',
+      'createSqliteSecretRows',
       'openFsBlobStorage',
       'openKindgiDatabase',
       'prepareKindgiDatabase',

@@ -123,7 +123,14 @@ describe('the published packages, installed', () => {
   it('with npm --omit=optional: @kindgi/api serves without the docs UI, and asks for it only when docs are on', async () => {
     const dir = join(root, 'api-without-docs');
     mkdirSync(dir);
-    const names = ['@kindgi/api', '@kindgi/bindings', '@kindgi/protocol', '@kindgi/s3', '@kindgi/testing'];
+    const names = [
+      '@kindgi/api',
+      '@kindgi/bindings',
+      '@kindgi/protocol',
+      '@kindgi/run-worker',
+      '@kindgi/s3',
+      '@kindgi/testing',
+    ];
     writeFileSync(join(dir, 'package.json'), JSON.stringify(packed.consumerManifest('npm', names), null, 2));
     const args = ['install', '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
     expectOk(await runCommand('npm', args, dir, consumerEnv()), 'npm install --omit=optional');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { err } from '@kindgi/protocol';
 import { createInMemoryBlobStorage } from '@kindgi/testing';
@@ -20,16 +20,26 @@ import {
 
 let server: S3TestServer;
 let broken: S3TestServer;
+let busy: S3TestServer;
 
 beforeAll(async () => {
   server = await startS3Server();
   const failing = createInMemoryBlobStorage();
   failing.listByPrefix = async () => err({ code: 'blob-storage-error', message: 'disk on fire' });
   broken = await startS3Server({ blobStorage: failing });
+  // Refuses the key `busy` before reading a byte of its body, as a spent upload budget does.
+  const crowded = createInMemoryBlobStorage();
+  const putByKey = crowded.putByKey.bind(crowded);
+  crowded.putByKey = async (tenantId, bucket, key, input) =>
+    key === 'busy'
+      ? err({ code: 'storage-busy', message: 'every upload buffer is in use', retryAfterSeconds: 1 })
+      : putByKey(tenantId, bucket, key, input);
+  busy = await startS3Server({ blobStorage: crowded });
 });
 afterAll(async () => {
   await server.close();
   await broken.close();
+  await busy.close();
 });
 
 const md5b64 = (data: string) => createHash('md5').update(data).digest('base64');
@@ -224,6 +234,27 @@ describe('every error row of the seed table', () => {
       501,
       'NotImplemented',
     );
+  });
+
+  it('503 SlowDown: storage refused the body before reading it; the client goes on', async () => {
+    const client = new S3Client({
+      endpoint: busy.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      maxAttempts: 1,
+      credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+    });
+    try {
+      // The body is read and dropped before the answer, so the client can go on (on the same connection).
+      const refused = client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'busy', Body: Buffer.alloc(8 << 20) }));
+      await expect(refused).rejects.toMatchObject({ name: 'SlowDown', $metadata: { httpStatusCode: 503 } });
+      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'fine', Body: 'ok' }));
+      const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'fine' }));
+      expect(await got.Body!.transformToString()).toBe('ok');
+    } finally {
+      client.destroy();
+    }
   });
 
   it('500 InternalError: the backing store fails', async () => {

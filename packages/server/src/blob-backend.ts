@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { BlobStorageBinding } from '@kindgi/bindings';
-import { type KindgiDatabase, openFsBlobStorage } from '@kindgi/blob-fs';
+import { openFsBlobStorage } from '@kindgi/blob-fs';
 import { openS3BlobStorage } from '@kindgi/blob-s3';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { createPostgresPool, maskDatabaseUrl, migrate, type PostgresPool } from '@kindgi/store-postgres';
+import type { KindgiDatabase } from '@kindgi/store-sqlite';
 import { z } from 'zod';
 import type { ServerLogger } from './logger.js';
 

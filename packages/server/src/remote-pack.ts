@@ -42,6 +42,8 @@ export const remotePackSchema = z.strictObject({
   timeoutMs: z.number().int().positive().optional(),
   /** How long the server's start waits for the service's first `/v1/info`. Default 30000. */
   startTimeoutMs: z.number().int().min(0).default(30_000),
+  /** Lets tenant secrets travel to this pack over plain http to another machine (docs/secrets.md). */
+  allowInsecureSecrets: z.boolean().default(false),
 });
 
 export type RemotePackConfig = z.output<typeof remotePackSchema>;
@@ -53,7 +55,11 @@ export type RemotePackConfig = z.output<typeof remotePackSchema>;
  */
 export const remoteRepliesSchema = z.strictObject({
   /** Default 64 MiB; at least the reply cap (10 MiB), so the largest reply fits. */
-  budgetBytes: z.number().int().min(DEFAULT_MAX_OUTPUT_BYTES).default(64 * 1024 * 1024),
+  budgetBytes: z
+    .number()
+    .int()
+    .min(DEFAULT_MAX_OUTPUT_BYTES)
+    .default(64 * 1024 * 1024),
   /** Default 2000; past it the call is `pack-unavailable` (503, `Retry-After: 1`) and never sent. */
   admitWaitMs: z.number().int().min(0).max(60_000).default(2_000),
 });

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IdempotencyStore, RunStore } from '@kindgi/bindings';
-import { createSqliteIdempotencyStore, createSqliteRunStore, type KindgiDatabase } from '@kindgi/blob-fs';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import {
   hideDatabasePassword,
@@ -11,6 +10,7 @@ import {
   type PostgresPool,
   readOrCreateSetting,
 } from '@kindgi/store-postgres';
+import { createSqliteIdempotencyStore, createSqliteRunStore, type KindgiDatabase } from '@kindgi/store-sqlite';
 import { z } from 'zod';
 import type { ServerLogger } from './logger.js';
 

@@ -38,6 +38,8 @@ export interface FakePackService {
   readonly token: string;
   /** Every call, in order. */
   readonly calls: FakeCall[];
+  /** How many times `/v1/index` was read. */
+  readonly indexReads: () => number;
   /** What it publishes now; replace it to publish another index (with another `artifactVersion`). */
   pack: FakePack;
   close(): Promise<void>;
@@ -112,12 +114,16 @@ function readCall(req: IncomingMessage): Promise<FakeCall> {
 /** Starts a fake pack service on 127.0.0.1 (port 0). */
 export async function startFakePackService(pack: FakePack, reply: Reply, token: string): Promise<FakePackService> {
   const calls: FakeCall[] = [];
+  let indexReads = 0;
   const service = { pack } as { pack: FakePack };
   const server: Server = createServer((req, res) => {
     if (req.url === '/readyz') return send(res, 200, { ready: true });
     if (req.headers['kindgi-pack-token'] !== token) return send(res, 401, { error: 'Bad pack token' });
     if (req.method === 'GET' && req.url === '/v1/info') return send(res, 200, infoOf(service.pack));
-    if (req.method === 'GET' && req.url === '/v1/index') return send(res, 200, indexOf(service.pack));
+    if (req.method === 'GET' && req.url === '/v1/index') {
+      indexReads++;
+      return send(res, 200, indexOf(service.pack));
+    }
     if (req.method === 'POST' && req.url === '/v1/invoke') {
       void readCall(req).then((call) => {
         calls.push(call);
@@ -133,6 +139,7 @@ export async function startFakePackService(pack: FakePack, reply: Reply, token: 
     url: `http://127.0.0.1:${port}`,
     token,
     calls,
+    indexReads: () => indexReads,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

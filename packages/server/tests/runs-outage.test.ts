@@ -48,6 +48,9 @@ describe('a PostgreSQL outage while the pack answers runs', () => {
       database: { url: await pg.createDatabase('outage') },
       runs: { leaseMs: LEASE_MS, pollMs: 200 },
       drainMs: 2_000,
+      // With metrics on, the run store is wrapped for telemetry: the wrapper must pass the sweep's
+      // "runs still executing here" on, or an outage would fail them.
+      metrics: { enabled: true },
     });
     server = await startServer(config);
   }, 180_000);

@@ -11,6 +11,8 @@ describe('@kindgi/testing public surface', () => {
       'UnprovidedBindingError',
       'createInMemoryBlobStorage',
       'createInMemoryRunStore',
+      'createInMemorySecretRows',
+      'createInMemorySecretStore',
       'createInMemoryToolRegistry',
       'createScriptedRunCheck',
       'createScriptedRunHandler',

@@ -2,13 +2,12 @@ import type { PackReply } from '@kindgi/bindings';
 import {
   type ErrorMessage,
   err,
-  ok,
   type PackErrorCode,
-  type PackResponse,
   type PackTransportError,
   type Result,
   type WireCause,
 } from '@kindgi/protocol';
+import { type ExpectedKind, type PackAnswer, type PackCallFailure, readPackReply } from '@kindgi/run-worker';
 import { ApiError } from './api-error.js';
 import type { RestErrorCode } from './codes.js';
 
@@ -62,26 +61,29 @@ export function apiErrorFromTransport(error: PackTransportError): ApiError {
   return new ApiError(error.code, error.message, details);
 }
 
-/** What a call answers when it works: a tool call's `result`, a check's `check-result`. */
-type Answer<K extends 'result' | 'check-result'> = Extract<PackResponse, { kind: K }>;
-
 /**
- * A pack's reply to a call as the REST surface reads it: the answer expected (`result` for a tool call,
- * `check-result` for a check), else the REST error for the transport failure, the pack's error, or the
- * wrong kind of message. The one mapping every REST caller of a pack uses (routes and runs alike).
+ * A pack call's failure as a REST error: the transport failure, the pack's error, the wrong kind of message
+ * or a malformed verdict. The one mapping every REST caller of a pack uses (routes and runs alike).
  */
-export function restAnswer<K extends 'result' | 'check-result'>(
-  reply: PackReply,
-  expected: K,
-): Result<Answer<K>, ApiError> {
-  if (reply.kind === 'err') return err(apiErrorFromTransport(reply.error));
-  const message = reply.value;
-  if (message.kind === 'error') return err(apiErrorFromPack(message));
-  if (message.kind !== expected) {
-    const call = expected === 'result' ? 'a tool call' : 'a check';
-    return err(new ApiError('pack-protocol-error', `The pack answered ${call} with '${message.kind}'.`));
+export function apiErrorFromFailure(failure: PackCallFailure): ApiError {
+  switch (failure.kind) {
+    case 'transport':
+      return apiErrorFromTransport(failure.error);
+    case 'pack-error':
+      return apiErrorFromPack(failure.message);
+    case 'wrong-kind': {
+      const call = failure.expected === 'result' ? 'a tool call' : 'a check';
+      return new ApiError('pack-protocol-error', `The pack answered ${call} with '${failure.received}'.`);
+    }
+    case 'malformed-check':
+      return new ApiError('pack-protocol-error', `The check's reply is malformed: ${failure.reason}`);
   }
-  return ok(message as Answer<K>);
+}
+
+/** A pack's reply to a call as the REST surface reads it: the answer expected, else its REST error. */
+export function restAnswer<K extends ExpectedKind>(reply: PackReply, expected: K): Result<PackAnswer<K>, ApiError> {
+  const answer = readPackReply(reply, expected);
+  return answer.kind === 'ok' ? answer : err(apiErrorFromFailure(answer.error));
 }
 
 /** A thrown value without its stack: stacks stay in the pack's logs, not in API answers. */

@@ -1,6 +1,6 @@
-import type { RunRecord, RunStore } from '@kindgi/bindings';
+import { type RunRecord, type RunStore, TERMINAL_RUN_STATUSES } from '@kindgi/bindings';
 import { LRUCache } from 'lru-cache';
-import { must, TERMINAL_STATUSES } from '../runs/store-result.js';
+import { must } from '../errors/run-errors.js';
 import { jsonBytesOf } from './sliced-body.js';
 
 /** Bytes of finished runs kept for the next request: a few big outputs. */
@@ -46,7 +46,7 @@ export class RunBodies {
 
   /** `run` as JSON bytes: the shared copy when it is finished, a fresh one otherwise. */
   of(run: RunRecord): Uint8Array {
-    if (!TERMINAL_STATUSES.has(run.status)) return jsonBytesOf(run);
+    if (!TERMINAL_RUN_STATUSES.has(run.status)) return jsonBytesOf(run);
     const key = keyOf(run.tenantId, run.runId);
     const known = this.#find(key);
     if (known !== undefined) return known;

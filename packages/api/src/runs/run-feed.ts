@@ -1,7 +1,10 @@
-import type { ApiLogger, RunEvent, RunStore } from '@kindgi/bindings';
+import { type ApiLogger, type RunEvent, type RunStore, TERMINAL_EVENT_KINDS } from '@kindgi/bindings';
 import { ApiError } from '../errors/api-error.js';
+import { must } from '../errors/run-errors.js';
 import type { RunBodies } from '../responses/run-bodies.js';
-import { must, TERMINAL_EVENTS } from './store-result.js';
+
+/** The event kinds that end a run's stream. */
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set(Object.values(TERMINAL_EVENT_KINDS));
 
 /** One journal event as every stream of the run sends it: its SSE frame, made once. */
 export interface FeedEvent {

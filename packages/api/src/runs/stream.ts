@@ -2,10 +2,10 @@ import type { RunRecord, RunStore } from '@kindgi/bindings';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
 import { ApiError } from '../errors/api-error.js';
+import { must } from '../errors/run-errors.js';
 import { slicesOf } from '../responses/sliced-body.js';
 import type { FeedEvent, RunFeed } from './run-feed.js';
 import type { RunFeeds } from './run-feeds.js';
-import { must } from './store-result.js';
 import type { StreamSlots } from './stream-slots.js';
 
 /** Which run a stream follows. */

@@ -27,8 +27,9 @@ export function observeRunStore(store: RunStore, telemetry: TelemetryBinding): R
       if (finished.kind === 'ok') telemetry.runStatus(finished.value.status);
       return finished;
     },
-    expireLeases: async (message) => {
-      const expired = await store.expireLeases(message);
+    // The options (the runs this server still executes) must reach the store, or it would fail them.
+    expireLeases: async (message, options) => {
+      const expired = await store.expireLeases(message, options);
       if (expired.kind === 'ok') for (const run of expired.value) telemetry.runStatus(run.status);
       return expired;
     },

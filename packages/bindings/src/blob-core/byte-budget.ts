@@ -39,6 +39,11 @@ export class ByteBudget {
     return this.held;
   }
 
+  /** Requests waiting for room now. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   /**
    * Holds `bytes` (at most the whole budget) once they fit, waiting behind earlier requests for at most
    * `waitMs` or until `signal` fires; `undefined` when they did not fit in time.

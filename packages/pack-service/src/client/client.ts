@@ -140,8 +140,9 @@ async function admit(
   const replies = options.replies;
   if (replies === undefined || call.route !== '/v1/invoke') return ok(undefined);
   if (!(await replies.budget.waitForRoom(replies.admitWaitMs, call.signal))) {
-    if (call.signal?.aborted) return err({ code: 'pack-call-aborted', message: 'The call was cancelled before it was sent' });
-    const message = 'Replies being read fill this process\'s reply budget: the call was not sent';
+    if (call.signal?.aborted)
+      return err({ code: 'pack-call-aborted', message: 'The call was cancelled before it was sent' });
+    const message = "Replies being read fill this process's reply budget: the call was not sent";
     return err({ code: 'pack-unavailable', message, retryAfterMs: NOT_DELIVERED_RETRY_AFTER_MS });
   }
   return ok(async (bytes, signal) => (await replies.budget.acquire(bytes, UNTIL_SIGNAL_MS, signal))?.release);

@@ -8,6 +8,7 @@ import type { ServerLogger } from '../logger.js';
 import type { ServerMetrics } from '../metrics.js';
 import { type PackHost, startPackHost } from '../pack-host.js';
 import { remoteReplyBudget, startRemotePackHost } from '../remote-pack.js';
+import { guardSecretsTransport, insecureSecretsProblem } from '../secrets-transport.js';
 import { createIndexCatalog, type IndexCatalog } from '../tool-registry.js';
 import { type PackRouting, routePackCalls } from './routing.js';
 import type { Teardown } from './teardown.js';
@@ -85,13 +86,22 @@ export async function startPacks(
       problems.push(started.error);
       continue;
     }
-    const packId = started.value.index.packId;
+    if ('url' in pack) {
+      const insecure = insecureSecretsProblem(pack, started.value.index);
+      if (insecure !== undefined) {
+        problems.push(insecure);
+        await started.value.close();
+        continue;
+      }
+    }
+    const host = 'url' in pack ? guardSecretsTransport(started.value, pack) : started.value;
+    const packId = host.index.packId;
     if (hosts.has(packId)) {
       problems.push(`${'dir' in pack ? pack.dir : pack.url}: pack ${packId} is configured twice`);
       await started.value.close();
       continue;
     }
-    hosts.set(packId, started.value);
+    hosts.set(packId, host);
   }
   if (problems.length > 0) return err(problems);
   refreshCatalog();

@@ -2,8 +2,8 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { ReadinessCheckResult, ReadinessProbe } from '@kindgi/api';
 import type { BlobStorageBinding } from '@kindgi/bindings';
-import type { KindgiDatabase } from '@kindgi/blob-fs';
 import type { Result } from '@kindgi/protocol';
+import type { KindgiDatabase } from '@kindgi/store-sqlite';
 import type { PackHost } from '../pack-host.js';
 
 /** What `/readyz` looks at. */

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { IdempotencyStore, RunStore, SecretRowsPort } from '@kindgi/bindings';
-import { createSqliteSecretRows, openKindgiDatabase } from '@kindgi/blob-fs';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { createPostgresSecretRows } from '@kindgi/store-postgres';
+import { createSqliteSecretRows, openKindgiDatabase } from '@kindgi/store-sqlite';
 import { blobDatabase, openServerBlobStorage, type ServerBlobStorage } from '../blob-backend.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerLogger } from '../logger.js';

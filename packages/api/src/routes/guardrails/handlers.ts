@@ -1,10 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { RunCheckBinding, ToolRegistry } from '@kindgi/bindings';
+import { checkGuardrail } from '@kindgi/run-worker';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
+import { apiErrorFromFailure } from '../../errors/pack-errors.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import { pageById } from '../../pagination/page-in-memory.js';
-import { runGuardrailCheck } from '../../runs/guardrail-check.js';
 import { evaluateGuardrailRoute, listGuardrailsRoute } from './definitions.js';
 
 /** What the guardrail routes need; `evaluate` is mounted only with `runCheck`. */
@@ -31,11 +32,11 @@ export function registerGuardrailRoutes(app: OpenAPIHono<AppEnv>, deps: Guardrai
     if (guardrail === null) {
       throw new ApiError('guardrail-not-found', `No guardrail '${guardrailId}'.`, { guardrailId });
     }
-    const outcome = await runGuardrailCheck(runCheck, guardrail, body.trace, {
+    const outcome = await checkGuardrail(runCheck, guardrail, body.trace, {
       config: body.config,
       signal: c.req.raw.signal,
     });
-    if (outcome.kind === 'err') throw outcome.error;
+    if (outcome.kind === 'err') throw apiErrorFromFailure(outcome.error);
     return c.json(
       {
         guardrailId,

@@ -9,15 +9,15 @@ import type {
   ToolRegistry,
 } from '@kindgi/bindings';
 import { canonicalJson } from '@kindgi/protocol';
+import type { RunExecutor } from '@kindgi/run-worker';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
+import { must } from '../../errors/run-errors.js';
 import { mountPrefix } from '../../middleware/mount-prefix.js';
 import type { CursorSealer } from '../../pagination/cursor-seal.js';
 import { RunBodies } from '../../responses/run-bodies.js';
 import { jsonBytes } from '../../responses/sliced-body.js';
-import type { RunExecutor } from '../../runs/executor.js';
 import { RunFeeds } from '../../runs/run-feeds.js';
-import { must } from '../../runs/store-result.js';
 import { resumePoint, type StreamTiming, streamRunEvents } from '../../runs/stream.js';
 import { StreamSlots } from '../../runs/stream-slots.js';
 import { cancelRunRoute, getRunRoute, listRunsRoute, startRunRoute, streamRunRoute } from './definitions.js';
@@ -61,21 +61,23 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
           version: body.version,
         });
       }
-      // The queue the run waits in. Which pack runs it is decided when it executes (run-call.ts).
+      // The queue the run waits in. Which pack runs it is decided when it executes (@kindgi/run-worker).
       packId = tool.packId;
     }
     const guardrails = await resolveGuardrails(deps, tenantId, body.guardrails ?? []);
-    const started = await executor.start({
-      tenantId,
-      requestId: c.get('requestId'),
-      toolId: body.toolId,
-      packId,
-      version: body.version,
-      input: body.input,
-      guardrails,
-      deadlineMs: body.options?.deadlineMs,
-    });
-    if (body.options?.wait === true) return jsonBytes<RunRecord, 201>(c, bodies.of(await started.done()), 201);
+    const started = must(
+      await executor.start({
+        tenantId,
+        requestId: c.get('requestId'),
+        toolId: body.toolId,
+        packId,
+        version: body.version,
+        input: body.input,
+        guardrails,
+        deadlineMs: body.options?.deadlineMs,
+      }),
+    );
+    if (body.options?.wait === true) return jsonBytes<RunRecord, 201>(c, bodies.of(must(await started.done())), 201);
     c.header('location', `${mountPrefix(c)}/v1/runs/${started.run.runId}`);
     return c.json(started.run, 202);
   });
@@ -110,7 +112,7 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
   });
 
   app.openapi(cancelRunRoute, async (c) => {
-    const cancelled = await executor.cancel(c.get('principal').tenantId, c.req.valid('param').runId);
+    const cancelled = must(await executor.cancel(c.get('principal').tenantId, c.req.valid('param').runId));
     return c.json(cancelled, 200);
   });
 

@@ -7,9 +7,9 @@ import type {
   UploadRowsPort,
 } from '@kindgi/bindings';
 import { clampMaxUploads } from '@kindgi/bindings';
-import type { KindgiDatabase } from './database.js';
-import { partFile, partRef } from './directory.js';
-import { type SqliteObjectRows, sortKey } from './rows.js';
+import type { KindgiDatabase } from '../database.js';
+import { type SqliteObjectRows, sortKey } from './objects.js';
+import type { SqliteBlobRefs } from './refs.js';
 
 /** An upload's `info` column: its address and init input, and once completed the answer kept for retries. */
 type UploadInfo = StoredUpload & { completed?: UploadAnswer & { at: string } };
@@ -29,12 +29,12 @@ const PART_COLUMNS = 'part_number, etag, size, file, last_modified, checksums';
 // Keys compare in JavaScript code-unit order everywhere (listByPrefix does), so SQL orders by the same bytes.
 const KEY_SORT = "kindgi_key_sort(json_extract(info, '$.key'))";
 
-const toPart = (row: PartRow): StoredPart => ({
+const toPart = (row: PartRow, refs: SqliteBlobRefs): StoredPart => ({
   partNumber: row.part_number,
   etag: row.etag,
   size: row.size,
   lastModified: row.last_modified,
-  ref: partRef(row.file),
+  ref: refs.part(row.file),
   ...(row.checksums !== null ? { checksums: JSON.parse(row.checksums) as BlobChecksums } : {}),
 });
 
@@ -48,7 +48,11 @@ export interface SqliteUploadRows {
  * Multipart uploads and their parts in SQLite. A completed upload keeps its row (without parts) as the answer
  * to a retried completion until it expires. Each change is one immediate transaction.
  */
-export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows): SqliteUploadRows {
+export function sqliteUploadRows(
+  db: KindgiDatabase,
+  objects: SqliteObjectRows,
+  refs: SqliteBlobRefs,
+): SqliteUploadRows {
   db.function('kindgi_key_sort', { deterministic: true }, (key) => (typeof key === 'string' ? sortKey(key) : null));
   const uploadById = db.prepare<[string, string], { info: string }>(
     'SELECT info FROM uploads WHERE upload_id = ? AND tenant_id = ?',
@@ -56,7 +60,7 @@ export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows):
   const insertUpload = db.prepare<[string, string, string]>(
     'INSERT INTO uploads (upload_id, tenant_id, info) VALUES (?, ?, ?)',
   );
-  // The condition is the partial index's (database.ts), so the count reads only the tenant's open uploads.
+  // The condition is the partial index's (../database.ts), so the count reads only the tenant's open uploads.
   const openCount = db.prepare<[string, number], { open: number }>(
     `SELECT count(*) AS open FROM (SELECT 1 FROM uploads
      WHERE tenant_id = ? AND json_extract(info, '$.completed') IS NULL LIMIT ?)`,
@@ -102,9 +106,9 @@ export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows):
   };
   /** Deletes an upload's part rows; returns the refs of their files. */
   const dropParts = (uploadId: string): string[] => {
-    const refs = partsOf.all(uploadId).map((part) => partRef(part.file));
+    const files = partsOf.all(uploadId).map((part) => refs.part(part.file));
     deleteParts.run(uploadId);
-    return refs;
+    return files;
   };
   const create = db.transaction((tenantId: string, uploadId: string, info: string, maxOpen: number) => {
     if ((openCount.get(tenantId, maxOpen)?.open ?? 0) >= maxOpen) return false;
@@ -116,8 +120,8 @@ export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows):
     const previous = partByNumber.get(uploadId, part.partNumber);
     const { partNumber, etag, size, lastModified } = part;
     const checksums = part.checksums !== undefined ? JSON.stringify(part.checksums) : null;
-    upsertPart.run({ uploadId, partNumber, etag, size, file: partFile(part.ref), lastModified, checksums });
-    return { discarded: previous === undefined ? [] : [partRef(previous.file)] };
+    upsertPart.run({ uploadId, partNumber, etag, size, file: refs.partFile(part.ref), lastModified, checksums });
+    return { discarded: previous === undefined ? [] : [refs.part(previous.file)] };
   });
   const finish = db.transaction((tenantId: string, uploadId: string, answer: UploadAnswer, inline?: Uint8Array) => {
     const info = upload(tenantId, uploadId);
@@ -150,7 +154,7 @@ export function sqliteUploadRows(db: KindgiDatabase, objects: SqliteObjectRows):
       const { completed, ...stored } = info;
       return completed === undefined ? { upload: stored } : { upload: stored, completed };
     },
-    parts: async (uploadId) => partsOf.all(uploadId).map(toPart),
+    parts: async (uploadId) => partsOf.all(uploadId).map((row) => toPart(row, refs)),
     recordPart: async (tenantId, uploadId, part) => record.immediate(tenantId, uploadId, part),
     completeUpload: async (tenantId, uploadId, answer, written) =>
       finish.immediate(tenantId, uploadId, answer, written.inline),

@@ -1,5 +1,4 @@
-import type { RunKey, RunStore } from '@kindgi/bindings';
-import { TERMINAL_STATUSES } from './store-result.js';
+import { type RunKey, type RunStore, TERMINAL_RUN_STATUSES } from '@kindgi/bindings';
 
 /** What keeps a claimed run: the store, the lease it renews, and whom it tells. */
 export interface RunLeaseKeeping {
@@ -21,7 +20,7 @@ export function keepRunLeased(run: RunKey, keeping: RunLeaseKeeping): () => void
   const { runStore, owner, leaseMs, lost, onStoreFailure } = keeping;
   const unwatch = runStore.watch(run.tenantId, run.runId, () => {
     runStore.get(run.tenantId, run.runId).then((current) => {
-      if (current.kind === 'ok' && (current.value === null || TERMINAL_STATUSES.has(current.value.status))) lost();
+      if (current.kind === 'ok' && (current.value === null || TERMINAL_RUN_STATUSES.has(current.value.status))) lost();
     }, lost);
   });
   const heartbeat = setInterval(

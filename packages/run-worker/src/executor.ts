@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiLogger, ClaimedRun, GuardrailDescriptor, PackCaller, RunRecord, RunStore } from '@kindgi/bindings';
-import { ApiError } from '../errors/api-error.js';
+import { ok, type Result } from '@kindgi/protocol';
+import type { RunWorkerError } from './errors.js';
 import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions, tenantQueueLimit } from './execution-options.js';
+import type { DescribeFailure } from './pack-reply.js';
+import { planRequeue } from './requeue-plan.js';
 import { attemptRun } from './run-call.js';
+import { waitForRunEnd } from './run-end.js';
 import { keepRunLeased } from './run-lease.js';
 import { RunRecorder } from './run-recorder.js';
-import { must, TERMINAL_STATUSES } from './store-result.js';
 
 /** What a run needs to start; guardrails are already resolved to their descriptors. */
 export interface StartRunInput {
@@ -20,10 +23,31 @@ export interface StartRunInput {
   deadlineMs?: number | undefined;
 }
 
+/** A queued run, and how to wait for its end. */
+export interface StartedRun {
+  run: RunRecord;
+  /** Settles once the run is terminal. */
+  done: () => Promise<Result<RunRecord, RunWorkerError>>;
+}
+
+/** What an executor works with. */
+export interface RunExecutorDeps {
+  runStore: RunStore;
+  /** The app's pack-call pipeline. */
+  callPack: PackCaller;
+  /** Whether checks can run (the app has a check binding): without, a run's guardrails are skipped. */
+  checks: boolean;
+  /** How a failed pack call or check reads in a run record (`createApp`: the REST error). */
+  describeFailure: DescribeFailure;
+  logger: ApiLogger;
+  now: () => Date;
+  options?: Partial<RunExecutionOptions>;
+  /** The packs this process serves, asked at every claim (they may change); any pack when absent. */
+  servedPacks?: () => readonly string[];
+}
+
 const INTERRUPTED =
   'The server executing the run stopped before it finished (its lease expired); it may have partly run.';
-const DEFAULT_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
 
 /**
  * Executes runs from the run store's queue: claims one (a lease) of a pack this process serves, heartbeats
@@ -47,20 +71,7 @@ export class RunExecutor {
   #unwatchQueue: (() => void) | undefined;
   #pump: Promise<void> | undefined;
 
-  constructor(
-    private readonly deps: {
-      runStore: RunStore;
-      /** The app's pack-call pipeline. */
-      callPack: PackCaller;
-      /** Whether checks can run (the app has a check binding): without, a run's guardrails are skipped. */
-      checks: boolean;
-      logger: ApiLogger;
-      now: () => Date;
-      options?: Partial<RunExecutionOptions>;
-      /** The packs this process serves, asked at every claim (they may change); any pack when absent. */
-      servedPacks?: () => readonly string[];
-    },
-  ) {
+  constructor(private readonly deps: RunExecutorDeps) {
     this.#options = { ...DEFAULT_RUN_EXECUTION, ...deps.options };
     this.#recorder = new RunRecorder({
       runStore: deps.runStore,
@@ -82,10 +93,10 @@ export class RunExecutor {
   }
 
   /**
-   * Queues the run (503 `run-queue-full` when its pack's queue, or the tenant's share of it, is full); `done`
+   * Queues the run (`run-queue-full` when its pack's queue, or the tenant's share of it, is full); `done`
    * settles when it ends.
    */
-  async start(input: StartRunInput): Promise<{ run: RunRecord; done: () => Promise<RunRecord> }> {
+  async start(input: StartRunInput): Promise<Result<StartedRun, RunWorkerError>> {
     const at = this.deps.now().toISOString();
     const record: RunRecord = {
       runId: `run-${randomUUID()}`,
@@ -101,43 +112,26 @@ export class RunExecutor {
     if (input.version !== undefined) record.version = input.version;
     this.work();
     const job = { packId: input.packId, requestId: input.requestId, guardrails: input.guardrails };
-    const run = must(
-      await this.deps.runStore.enqueue(
-        record,
-        input.deadlineMs === undefined ? job : { ...job, deadlineMs: input.deadlineMs },
-        { maxQueued: this.#options.maxQueuedPerPack, maxQueuedPerTenant: tenantQueueLimit(this.#options) },
-      ),
+    const queued = await this.deps.runStore.enqueue(
+      record,
+      input.deadlineMs === undefined ? job : { ...job, deadlineMs: input.deadlineMs },
+      { maxQueued: this.#options.maxQueuedPerPack, maxQueuedPerTenant: tenantQueueLimit(this.#options) },
     );
-    return { run, done: () => this.waitForEnd(run.tenantId, run.runId) };
+    if (queued.kind === 'err') return queued;
+    const run = queued.value;
+    return ok({ run, done: () => this.waitForEnd(run.tenantId, run.runId) });
   }
 
-  /** Cancels a queued or running run on any server: 404 when unknown, 409 `run-already-terminal` when done. */
-  async cancel(tenantId: string, runId: string): Promise<RunRecord> {
-    const cancelled = must(await this.deps.runStore.finish(tenantId, runId, { status: 'cancelled' }));
-    this.#active.get(keyOf(tenantId, runId))?.controller.abort();
+  /** Cancels a queued or running run on any server: `run-not-found`, or `run-already-terminal` when done. */
+  async cancel(tenantId: string, runId: string): Promise<Result<RunRecord, RunWorkerError>> {
+    const cancelled = await this.deps.runStore.finish(tenantId, runId, { status: 'cancelled' });
+    if (cancelled.kind === 'ok') this.#active.get(keyOf(tenantId, runId))?.controller.abort();
     return cancelled;
   }
 
-  /** Resolves with the run once it is terminal (notified by the store, re-read every `pollMs`). */
-  async waitForEnd(tenantId: string, runId: string): Promise<RunRecord> {
-    let wake: (() => void) | undefined;
-    const unwatch = this.deps.runStore.watch(tenantId, runId, () => wake?.());
-    try {
-      for (;;) {
-        const run = must(await this.deps.runStore.get(tenantId, runId));
-        if (run === null) throw new ApiError('run-not-found', `No run '${runId}'.`, { runId });
-        if (TERMINAL_STATUSES.has(run.status)) return run;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.#options.pollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    } finally {
-      unwatch();
-    }
+  /** The run once it is terminal (notified by the store, re-read every `pollMs`). */
+  waitForEnd(tenantId: string, runId: string): Promise<Result<RunRecord, RunWorkerError>> {
+    return waitForRunEnd(this.deps.runStore, { tenantId, runId }, this.#options.pollMs);
   }
 
   /**
@@ -163,12 +157,8 @@ export class RunExecutor {
     let cancelled = 0;
     for (const [key, active] of [...this.#active.entries()]) {
       const [tenantId, runId] = splitKey(key);
-      try {
-        await this.cancel(tenantId, runId);
-        cancelled++;
-      } catch {
-        // It finished while the others were being cancelled.
-      }
+      // A refusal means it finished while the others were being cancelled.
+      if ((await this.cancel(tenantId, runId)).kind === 'ok') cancelled++;
       await active.done.catch(() => undefined);
     }
     return { finished: pending.length - cancelled, cancelled };
@@ -260,7 +250,7 @@ export class RunExecutor {
 
   async #execute(claimed: ClaimedRun, controller: AbortController): Promise<void> {
     const { run, job } = claimed;
-    const { runStore, logger } = this.deps;
+    const { runStore } = this.deps;
     const release = keepRunLeased(run, {
       runStore,
       owner: this.#owner,
@@ -270,32 +260,35 @@ export class RunExecutor {
     });
     try {
       const result = await attemptRun(this.deps, run, job, controller.signal);
-      if (controller.signal.aborted) return;
-      if (result.kind === 'unavailable') {
-        const delay = Math.min(MAX_RETRY_MS, result.error.retryAfterMs ?? DEFAULT_RETRY_MS);
-        const waited = this.deps.now().getTime() - Date.parse(run.createdAt);
-        if (waited + delay <= this.#options.queueTimeoutMs) {
-          await this.#recorder.requeue(run, this.#owner, delay);
-          // Looks again when the delay is over rather than at the next poll.
-          setTimeout(() => this.#poke(), delay).unref();
-          return;
-        }
-        const message = `The pack stayed unavailable for ${Math.round(waited / 1000)} s: ${result.error.message}`;
-        await this.#recorder.finish(
-          run,
-          { status: 'failed', error: { code: 'pack-unavailable', message } },
-          this.#owner,
-        );
+      // A failed journal write ends the run as an unexpected failure would, aborted or not.
+      if (result.kind === 'store-failed') {
+        await this.#failUnexpectedly(run, `the run store failed: ${result.error.message}`);
         return;
       }
-      await this.#recorder.finish(run, result.outcome, this.#owner);
+      if (controller.signal.aborted) return;
+      if (result.kind === 'outcome') {
+        await this.#recorder.finish(run, result.outcome, this.#owner);
+        return;
+      }
+      const plan = planRequeue(result.error, run.createdAt, this.deps.now(), this.#options.queueTimeoutMs);
+      if (plan.kind === 'give-up') {
+        await this.#recorder.finish(run, plan.outcome, this.#owner);
+        return;
+      }
+      await this.#recorder.requeue(run, this.#owner, plan.delayMs);
+      // Looks again when the delay is over rather than at the next poll.
+      setTimeout(() => this.#poke(), plan.delayMs).unref();
     } catch (thrown) {
-      logger.error('run failed unexpectedly', { runId: run.runId, error: String(thrown) });
-      const error = { code: 'internal-server-error', message: 'The run failed unexpectedly.' };
-      await this.#recorder.finish(run, { status: 'failed', error }, this.#owner);
+      await this.#failUnexpectedly(run, String(thrown));
     } finally {
       release();
     }
+  }
+
+  async #failUnexpectedly(run: RunRecord, cause: string): Promise<void> {
+    this.deps.logger.error('run failed unexpectedly', { runId: run.runId, error: cause });
+    const error = { code: 'internal-server-error', message: 'The run failed unexpectedly.' };
+    await this.#recorder.finish(run, { status: 'failed', error }, this.#owner);
   }
 }
 

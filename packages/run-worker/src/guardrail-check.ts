@@ -1,15 +1,21 @@
 import type { GuardrailDescriptor, RunCheckBinding } from '@kindgi/bindings';
 import { type CheckResult, err, ok, parsePackResponse, type Result, type RunTrace } from '@kindgi/protocol';
-import { ApiError } from '../errors/api-error.js';
-import { apiErrorFromPack, apiErrorFromTransport } from '../errors/pack-errors.js';
+import { type PackCallFailure, readPackReply } from './pack-reply.js';
 
-/** Runs one guardrail's check with its configured values (overridden by `config`), as a REST result. */
-export async function runGuardrailCheck(
+/** What one guardrail check may add: configuration over the guardrail's own, a signal, a deadline. */
+export interface GuardrailCheckOptions {
+  config?: Record<string, unknown> | undefined;
+  signal?: AbortSignal;
+  deadlineMs?: number;
+}
+
+/** Runs one guardrail's check with its configured values (overridden by `options.config`): its verdict, or why none. */
+export async function checkGuardrail(
   runCheck: RunCheckBinding,
   guardrail: GuardrailDescriptor,
   trace: RunTrace,
-  options: { config?: Record<string, unknown> | undefined; signal?: AbortSignal; deadlineMs?: number },
-): Promise<Result<CheckResult, ApiError>> {
+  options: GuardrailCheckOptions,
+): Promise<Result<CheckResult, PackCallFailure>> {
   const reply = await runCheck({
     check: { id: guardrail.checkId },
     // A check id alone may name checks in two packs: the guardrail's pack is the one meant. A queued run's
@@ -20,17 +26,11 @@ export async function runGuardrailCheck(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
   });
-  if (reply.kind === 'err') return err(apiErrorFromTransport(reply.error));
-  const message = reply.value;
-  if (message.kind === 'error') return err(apiErrorFromPack(message));
-  if (message.kind !== 'check-result') {
-    return err(new ApiError('pack-protocol-error', `The pack answered a check with '${message.kind}'.`));
-  }
+  const answer = readPackReply(reply, 'check-result');
+  if (answer.kind === 'err') return answer;
   // The pack client parses every reply, but a binding that runs checks in process hands a check's value on
   // as it came: a verdict without a boolean `passed` is refused here as the protocol's parser refuses it.
-  const checked = parsePackResponse(message);
-  if (checked.kind === 'err') {
-    return err(new ApiError('pack-protocol-error', `The check's reply is malformed: ${checked.error.message}`));
-  }
-  return ok(message.result);
+  const checked = parsePackResponse(answer.value);
+  if (checked.kind === 'err') return err({ kind: 'malformed-check', reason: checked.error.message });
+  return ok(answer.value.result);
 }

@@ -9,9 +9,9 @@ import type {
   WrittenBytes,
 } from '@kindgi/bindings';
 import { writeConditionsHold } from '@kindgi/bindings';
-import type { KindgiDatabase } from './database.js';
-import { blobRef } from './directory.js';
+import type { KindgiDatabase } from '../database.js';
 import { GroupCommit } from './group-commit.js';
+import type { SqliteBlobRefs } from './refs.js';
 
 /** A key as SQLite sorts it: UTF-16BE bytes, whose memcmp order is JavaScript's code-unit order. */
 export function sortKey(key: string): Buffer {
@@ -32,7 +32,7 @@ export interface SqliteObjectRows {
  * Objects in SQLite: a row per object, with the bytes of a small one in `blob_inline`. Commits of small
  * objects are grouped (one fsync for many, see `GroupCommit`); a file object's commit is a transaction alone.
  */
-export function sqliteObjectRows(db: KindgiDatabase): SqliteObjectRows {
+export function sqliteObjectRows(db: KindgiDatabase, refs: SqliteBlobRefs): SqliteObjectRows {
   const byId = db.prepare<[string, string], { meta: string }>(
     'SELECT meta FROM blobs WHERE blob_id = ? AND tenant_id = ?',
   );
@@ -76,7 +76,7 @@ export function sqliteObjectRows(db: KindgiDatabase): SqliteObjectRows {
       meta: JSON.stringify(meta),
     });
     if (inline !== undefined) insertInline.run(meta.blobId, inline);
-    return previous === undefined ? undefined : blobRef(previous.blobId);
+    return previous === undefined ? undefined : refs.object(previous.blobId);
   }
 
   type Commit = { meta: BlobMeta; written: WrittenBytes; conditions: WriteConditions };
@@ -99,7 +99,7 @@ export function sqliteObjectRows(db: KindgiDatabase): SqliteObjectRows {
           : readAt.get(tenantId, where.bucket, sortKey(where.key));
       if (row === undefined) return undefined;
       const meta = JSON.parse(row.meta) as BlobMeta;
-      const ref = blobRef(meta.blobId);
+      const ref = refs.object(meta.blobId);
       return row.data === null ? { meta, ref } : { meta, ref, bytes: row.data };
     },
     async commit(meta, written, conditions) {
@@ -109,7 +109,7 @@ export function sqliteObjectRows(db: KindgiDatabase): SqliteObjectRows {
     async remove(tenantId, where) {
       const meta = current(tenantId, where);
       if (meta === undefined || deleteById.run(meta.blobId, tenantId).changes === 0) return undefined;
-      return blobRef(meta.blobId);
+      return refs.object(meta.blobId);
     },
     list: async (tenantId, filter, below, limit) => listRows(db, tenantId, filter, below, limit),
     async scan(tenantId, bucket, from, limit) {

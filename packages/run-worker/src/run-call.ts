@@ -6,14 +6,13 @@ import {
   type RunOutcome,
   type RunRecord,
   type RunStore,
+  type RunStoreError,
   type RunViolation,
   toRunCheck,
 } from '@kindgi/bindings';
 import type { PackTransportError } from '@kindgi/protocol';
-import type { ApiError } from '../errors/api-error.js';
-import { restAnswer } from '../errors/pack-errors.js';
-import { runGuardrailCheck } from './guardrail-check.js';
-import { must } from './store-result.js';
+import { checkGuardrail } from './guardrail-check.js';
+import { type DescribeFailure, readPackReply } from './pack-reply.js';
 
 /** What one execution attempt needs besides the run record. */
 export interface RunCallInput {
@@ -28,19 +27,18 @@ export interface RunCallDeps {
   callPack: PackCaller;
   /** False when the app has no check binding: a run's guardrails are then not evaluated. */
   checks: boolean;
+  /** How a failed call reads in the run record. */
+  describeFailure: DescribeFailure;
 }
 
-/** One attempt's result: a terminal outcome, or "the pack did not run it" (a refusal) with its Retry-After. */
+/**
+ * One attempt's result: a terminal outcome, "the pack did not run it" (a refusal) with its Retry-After, or a
+ * journal write the store failed (the run then fails as the executor's own error).
+ */
 export type AttemptResult =
   | { kind: 'outcome'; outcome: RunOutcome }
-  | { kind: 'unavailable'; error: PackTransportError };
-
-/** A REST error as a run stores it: the same `{code, message, details}` for every kind of failure. */
-export function runError(error: ApiError): RunError {
-  return error.details === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, details: error.details };
-}
+  | { kind: 'unavailable'; error: PackTransportError }
+  | { kind: 'store-failed'; error: RunStoreError };
 
 /** Calls the pack for a claimed run, then evaluates its guardrails on the output. */
 export async function attemptRun(
@@ -63,10 +61,10 @@ export async function attemptRun(
   // Only a call known not to have run goes back to the queue; one that was delivered and then failed, went
   // silent or passed its deadline may have run, so it ends here (failed) and is never sent again.
   if (reply.kind === 'err' && didNotRun(reply.error)) return { kind: 'unavailable', error: reply.error };
-  // Every failure, a deadline included, is stored in the REST shape: never the protocol message.
-  const answer = restAnswer(reply, 'result');
-  if (answer.kind === 'err') return failed(runError(answer.error));
-  return { kind: 'outcome', outcome: await guard(deps, run, input, answer.value.output, signal) };
+  // Every failure, a deadline included, is stored as the caller names it: never the protocol message.
+  const answer = readPackReply(reply, 'result');
+  if (answer.kind === 'err') return failed(deps.describeFailure(answer.error));
+  return guard(deps, run, input, answer.value.output, signal);
 }
 
 function failed(error: RunError): AttemptResult {
@@ -80,9 +78,10 @@ async function guard(
   input: RunCallInput,
   output: unknown,
   signal: AbortSignal,
-): Promise<RunOutcome> {
+): Promise<AttemptResult> {
   const violations: RunViolation[] = [];
-  if (!deps.checks || input.guardrails.length === 0) return { status: 'completed', output, violations };
+  const completed: AttemptResult = { kind: 'outcome', outcome: { status: 'completed', output, violations } };
+  if (!deps.checks || input.guardrails.length === 0) return completed;
   const runCheck = toRunCheck(deps.callPack);
   const call = run.version === undefined ? { toolId: run.toolId } : { toolId: run.toolId, version: run.version };
   const trace = {
@@ -95,11 +94,13 @@ async function guard(
     mode: 'runtime' as const,
   };
   for (const guardrail of input.guardrails) {
-    const outcome = await runGuardrailCheck(runCheck, guardrail, trace, { signal });
-    if (signal.aborted) return { status: 'cancelled' };
+    const verdict = await checkGuardrail(runCheck, guardrail, trace, { signal });
+    if (signal.aborted) return { kind: 'outcome', outcome: { status: 'cancelled' } };
     let reason: string | undefined;
-    if (outcome.kind === 'err') reason = `The check could not run: ${outcome.error.code}: ${outcome.error.message}`;
-    else if (!outcome.value.passed) reason = outcome.value.reason;
+    if (verdict.kind === 'err') {
+      const error = deps.describeFailure(verdict.error);
+      reason = `The check could not run: ${error.code}: ${error.message}`;
+    } else if (!verdict.value.passed) reason = verdict.value.reason;
     else continue;
     const violation: RunViolation = {
       guardrailId: guardrail.id,
@@ -109,18 +110,22 @@ async function guard(
     };
     if (reason !== undefined) violation.reason = reason;
     violations.push(violation);
-    must(await deps.runStore.appendEvent(run.tenantId, run.runId, { kind: 'guardrail.violation', data: violation }));
-    if (violation.action === 'halt') {
-      return {
-        status: 'failed',
-        violations,
-        error: {
-          code: 'guardrail-violation',
-          message: `Guardrail '${guardrail.id}' halted the run${reason ? `: ${reason}` : ''}.`,
-          details: { guardrailId: guardrail.id, checkId: guardrail.checkId },
-        },
-      };
-    }
+    const journaled = await deps.runStore.appendEvent(run.tenantId, run.runId, {
+      kind: 'guardrail.violation',
+      data: violation,
+    });
+    if (journaled.kind === 'err') return { kind: 'store-failed', error: journaled.error };
+    if (violation.action === 'halt') return halted(guardrail, reason, violations);
   }
-  return { status: 'completed', output, violations };
+  return completed;
+}
+
+/** A `halt` guardrail failed: the run fails with its violations so far, and its output is dropped. */
+function halted(guardrail: GuardrailDescriptor, reason: string | undefined, violations: RunViolation[]): AttemptResult {
+  const error: RunError = {
+    code: 'guardrail-violation',
+    message: `Guardrail '${guardrail.id}' halted the run${reason ? `: ${reason}` : ''}.`,
+    details: { guardrailId: guardrail.id, checkId: guardrail.checkId },
+  };
+  return { kind: 'outcome', outcome: { status: 'failed', violations, error } };
 }

@@ -1,4 +1,4 @@
-import type { KindgiDatabase } from './database.js';
+import type { KindgiDatabase } from '../database.js';
 
 interface Pending<T, R> {
   item: T;

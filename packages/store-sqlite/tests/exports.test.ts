@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+
+// Each entry point's runtime exports, by name: adding, renaming or removing one must show up in review as a
+// change to these lists (types are checked by the packages that import them).
+describe('@kindgi/store-sqlite public surface', () => {
+  it('. exports exactly these names', async () => {
+    const surface = await import('../src/index.js');
+    expect(Object.keys(surface).sort()).toEqual([
+      'DATABASE_FILE',
+      'createSqliteBlobRows',
+      'createSqliteIdempotencyStore',
+      'createSqliteRunStore',
+      'createSqliteSecretRows',
+      'openKindgiDatabase',
+      'prepareKindgiDatabase',
+      'resolveDatabase',
+    ]);
+  });
+});
