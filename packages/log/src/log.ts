@@ -2,7 +2,7 @@ import type { LogFields, LogLevel } from '@kindgi/protocol';
 import type { Logger } from 'pino';
 import { LEVEL_RANK, levelFor } from './levels.js';
 import { prettyText } from './pretty.js';
-import { type RecordLoggers, recordLoggers } from './record-logger.js';
+import { recordLogger } from './record-logger.js';
 
 /** `json`: one JSON object per line; `pretty`: one readable line per record, for a terminal. */
 export type LogFormat = 'json' | 'pretty';
@@ -91,7 +91,7 @@ function addOwnFields(record: Record<string, unknown>, fields: LogFields): void 
 
 /** What the loggers of one `createLog` share. */
 class LogRoot {
-  readonly loggers: RecordLoggers;
+  readonly pino: Logger;
   readonly options: LogOptions;
   readonly layout: LogLayout;
   #lastMs = Number.NaN;
@@ -105,7 +105,7 @@ class LogRoot {
       options.format === 'pretty'
         ? (text: string) => destination.write(prettyText(text))
         : (text: string) => destination.write(text);
-    this.loggers = recordLoggers(write, () => this.isoTime());
+    this.pino = recordLogger(write, () => this.isoTime());
   }
 
   /** Under load many records share a millisecond: its ISO text is made once. */
@@ -129,14 +129,15 @@ class LogRoot {
 class RecordLog implements Log {
   readonly subsystem: string;
   readonly #root: LogRoot;
-  // This subsystem's pino child of each level's logger, made on first use.
-  readonly #pinos: Partial<Record<LogLevel, Logger>> = {};
+  // pino's child for this subsystem: its bindings write `subsystem` once, not per record.
+  readonly #pino: Logger;
   readonly #threshold: number;
   readonly #bound: LogFields | undefined;
 
   constructor(root: LogRoot, subsystem: string, bound: LogFields) {
     this.#root = root;
     this.subsystem = subsystem;
+    this.#pino = root.pino.child({ subsystem });
     const { level = 'info', levels = {} } = root.options;
     this.#threshold = LEVEL_RANK[levelFor(subsystem, level, levels)];
     this.#bound = Object.values(bound).some((value) => value !== undefined) ? bound : undefined;
@@ -179,16 +180,7 @@ class RecordLog implements Log {
       if (context !== undefined) addFields(record, context);
       if (fields !== undefined) addFields(record, fields);
     }
-    this.#pinoAt(level)[level](record);
-  }
-
-  #pinoAt(level: LogLevel): Logger {
-    let pino = this.#pinos[level];
-    if (pino === undefined) {
-      pino = this.#root.loggers[level].child({ subsystem: this.subsystem });
-      this.#pinos[level] = pino;
-    }
-    return pino;
+    this.#pino[level](record);
   }
 }
 

@@ -5,11 +5,11 @@ export {
   type ServerConfig,
   type ServerConfigInput,
   serverConfigSchema,
-} from './config.js';
-export { type DevCredentials, ensureDevCredentials } from './dev-credentials.js';
-export { createJsonLogger, type LogLevel, type ServerLogger } from './logger.js';
-export { createServerMetrics, type ServerMetrics } from './metrics.js';
-export { type RemotePackConfig, remotePackSchema } from './remote-pack.js';
+} from './config/config.js';
+export { type RemotePackConfig, remotePackSchema } from './packs/remote-pack.js';
+export { createIndexCatalog, type IndexCatalog } from './packs/tool-registry.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';
-export { createIndexCatalog, type IndexCatalog } from './tool-registry.js';
-export { type ServerTracing, startTracing, tracingRequested } from './tracing.js';
+export { type DevCredentials, ensureDevCredentials } from './storage/dev-credentials.js';
+export { createJsonLogger, type LogLevel, type ServerLogger } from './telemetry/logger.js';
+export { createServerMetrics, type ServerMetrics } from './telemetry/metrics.js';
+export { type ServerTracing, startTracing, tracingRequested } from './telemetry/tracing.js';

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { messageOf } from '@kindgi/protocol';
-import { loadServerConfig } from './config.js';
-import { createJsonLogger } from './logger.js';
+import { loadServerConfig } from './config/config.js';
 import { startServer } from './server.js';
-import { startTracing } from './tracing.js';
+import { createJsonLogger } from './telemetry/logger.js';
+import { startTracing } from './telemetry/tracing.js';
 
 const USAGE = `Usage: kindgi-server [--config kindgi.server.json] [-h | --help] [--version]
 

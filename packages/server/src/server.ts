@@ -1,9 +1,6 @@
 import { createSecretRedactor } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
-import type { LoadedServerConfig, ServerConfig } from './config.js';
-import type { ServerLogger } from './logger.js';
-import { createServerMetrics } from './metrics.js';
-import { redactingLogger } from './redacting-logger.js';
+import type { LoadedServerConfig, ServerConfig } from './config/config.js';
 import { createServerApp } from './start/app.js';
 import { s3CredentialResolver, withStartCredentials } from './start/credentials.js';
 import { isolatePacks } from './start/isolation.js';
@@ -12,6 +9,9 @@ import { defaultPackCommand, startPacks } from './start/packs.js';
 import { openServerSecrets } from './start/secrets.js';
 import { openStorage } from './start/storage.js';
 import { createTeardown, type Teardown } from './start/teardown.js';
+import type { ServerLogger } from './telemetry/logger.js';
+import { createServerMetrics } from './telemetry/metrics.js';
+import { redactingLogger } from './telemetry/redacting-logger.js';
 
 /** A running deployment. */
 export interface RunningServer {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadServerConfig } from '../src/config.js';
+import { loadServerConfig } from '../src/config/config.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,9 +1,9 @@
 import type { PackCaller, PackReply } from '@kindgi/bindings';
 import type { PackIndex, PackResponse } from '@kindgi/protocol';
 import { describe, expect, it } from 'vitest';
-import type { PackHost } from '../src/pack-host.js';
+import type { PackHost } from '../src/packs/pack-host.js';
+import { createIndexCatalog, type IndexCatalog } from '../src/packs/tool-registry.js';
 import { routePackCalls, toolRefForPack } from '../src/start/routing.js';
-import { createIndexCatalog, type IndexCatalog } from '../src/tool-registry.js';
 
 function pack(packId: string, packVersion: string, tools: PackIndex['tools'], checkId = 'shared-check'): PackIndex {
   return {

@@ -1,8 +1,8 @@
 import { ok, type PackIndex, type PackResponse } from '@kindgi/protocol';
 import { describe, expect, it } from 'vitest';
-import type { PackHost } from '../src/pack-host.js';
-import { remotePackSchema } from '../src/remote-pack.js';
-import { guardSecretsTransport, insecureSecretsProblem, secureForSecrets } from '../src/secrets-transport.js';
+import type { PackHost } from '../src/packs/pack-host.js';
+import { remotePackSchema } from '../src/packs/remote-pack.js';
+import { guardSecretsTransport, insecureSecretsProblem, secureForSecrets } from '../src/packs/secrets-transport.js';
 
 const index = (needsSpec?: Record<string, unknown>): PackIndex => ({
   v: 1,

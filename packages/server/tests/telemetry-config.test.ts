@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadServerConfig } from '../src/config.js';
+import { loadServerConfig } from '../src/config/config.js';
 import { cleanupTempDirs, makeTempDir } from './harness.js';
 
 function load(config: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
@@ -22,9 +22,11 @@ describe('remote packs and metrics in the server config', () => {
       url: 'http://pack.internal:8080',
       token: 'remote-token-1',
       pollMs: 5000,
+      minRefreshMs: 10_000,
       retryMs: 5000,
       // No deadline of its own: a call naming none gets the one default, whichever pack serves it.
       startTimeoutMs: 30_000,
+      allowInsecureSecrets: false,
     });
     expect((loaded.value.config.packs[1] as { dir: string }).dir).toMatch(/\/pack$/);
   });

@@ -1,8 +1,8 @@
 import { createApp, type KindgiApp } from '@kindgi/api';
 import type { S3CredentialBinding } from '@kindgi/bindings';
-import type { ServerConfig } from '../config.js';
-import type { ServerLogger } from '../logger.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { ServerConfig } from '../config/config.js';
+import type { ServerLogger } from '../telemetry/logger.js';
+import type { ServerMetrics } from '../telemetry/metrics.js';
 import { tokenResolver } from './credentials.js';
 import type { ServerPacks } from './packs.js';
 import { readinessProbe } from './readiness.js';

@@ -1,7 +1,7 @@
 import type { Principal, S3Credential, S3CredentialBinding } from '@kindgi/bindings';
 import { secretMatcher } from '@kindgi/protocol';
-import type { LoadedServerConfig, ServerConfig } from '../config.js';
-import { ensureDevCredentials, withDevCredentials } from '../dev-credentials.js';
+import type { LoadedServerConfig, ServerConfig } from '../config/config.js';
+import { ensureDevCredentials, withDevCredentials } from '../storage/dev-credentials.js';
 
 /**
  * The config the server runs with: in development, with the credentials of `<dataDir>/credentials.json`

@@ -1,9 +1,9 @@
 import { err, type Result } from '@kindgi/protocol';
-import type { LoadedServerConfig } from '../config.js';
+import type { LoadedServerConfig } from '../config/config.js';
 import { closeDataDir } from '../isolation/directories.js';
 import { type PackIsolation, planPackIsolation } from '../isolation/plan.js';
 import { environmentSecrets } from '../isolation/secrets.js';
-import type { ServerLogger } from '../logger.js';
+import type { ServerLogger } from '../telemetry/logger.js';
 
 /**
  * Decides who the local packs run as (docs/security.md), closes the data directory to that user, and says

@@ -5,9 +5,9 @@ import { withS3Telemetry } from '@kindgi/api';
 import type { BlobStorageBinding, S3CredentialBinding, TelemetryBinding } from '@kindgi/bindings';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import { createS3App } from '@kindgi/s3';
-import type { ServerConfig } from '../config.js';
-import { type DrainableHttp, drainableHttp } from '../drain.js';
+import type { ServerConfig } from '../config/config.js';
 import { connectionServerOptions, limitConnections } from './connection-limits.js';
+import { type DrainableHttp, drainableHttp } from './drain.js';
 
 // `serve` is typed for HTTP/2 too; without `createServer` options it is always a node:http server.
 type HttpServer = Server;

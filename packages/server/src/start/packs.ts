@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '@kindgi/protocol';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import { createPackRuntimeDir, type PackRuntimeDir } from '../isolation/directories.js';
 import type { PackIsolation } from '../isolation/plan.js';
-import type { ServerLogger } from '../logger.js';
-import type { ServerMetrics } from '../metrics.js';
-import { type PackHost, startPackHost } from '../pack-host.js';
-import { remoteReplyBudget, startRemotePackHost } from '../remote-pack.js';
-import { guardSecretsTransport, insecureSecretsProblem } from '../secrets-transport.js';
-import { createIndexCatalog, type IndexCatalog } from '../tool-registry.js';
+import { type PackHost, startPackHost } from '../packs/pack-host.js';
+import { remoteReplyBudget, startRemotePackHost } from '../packs/remote-pack.js';
+import { guardSecretsTransport, insecureSecretsProblem } from '../packs/secrets-transport.js';
+import { createIndexCatalog, type IndexCatalog } from '../packs/tool-registry.js';
+import type { ServerLogger } from '../telemetry/logger.js';
+import type { ServerMetrics } from '../telemetry/metrics.js';
 import { type PackRouting, routePackCalls } from './routing.js';
 import type { Teardown } from './teardown.js';
 

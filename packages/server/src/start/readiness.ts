@@ -4,7 +4,7 @@ import type { ReadinessCheckResult, ReadinessProbe } from '@kindgi/api';
 import type { BlobStorageBinding } from '@kindgi/bindings';
 import type { Result } from '@kindgi/protocol';
 import type { KindgiDatabase } from '@kindgi/store-sqlite';
-import type { PackHost } from '../pack-host.js';
+import type { PackHost } from '../packs/pack-host.js';
 
 /** What `/readyz` looks at. */
 export interface ReadinessTargets {

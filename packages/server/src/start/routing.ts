@@ -7,8 +7,8 @@ import {
   toRunHandler,
 } from '@kindgi/bindings';
 import { type JsonSchema, ok, type PackIndex, packError, type ToolRef } from '@kindgi/protocol';
-import type { PackHost } from '../pack-host.js';
-import type { IndexCatalog } from '../tool-registry.js';
+import type { PackHost } from '../packs/pack-host.js';
+import type { IndexCatalog } from '../packs/tool-registry.js';
 
 /** The API's view of the deployed packs: what they serve, and the calls routed to the pack serving each. */
 export interface PackRouting {

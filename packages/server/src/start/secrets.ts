@@ -11,8 +11,8 @@ import {
   type SecretStore,
 } from '@kindgi/bindings';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
-import type { ServerLogger } from '../logger.js';
-import type { SecretsConfig } from '../secrets-config.js';
+import type { SecretsConfig } from '../config/secrets-config.js';
+import type { ServerLogger } from '../telemetry/logger.js';
 
 /** Tenant secrets as the server runs them: the store, and the env calls resolve them in. */
 export interface ServerSecrets {

@@ -3,10 +3,10 @@ import type { IdempotencyStore, RunStore, SecretRowsPort } from '@kindgi/binding
 import { err, ok, type Result } from '@kindgi/protocol';
 import { createPostgresSecretRows } from '@kindgi/store-postgres';
 import { createSqliteSecretRows, openKindgiDatabase } from '@kindgi/store-sqlite';
-import { blobDatabase, openServerBlobStorage, type ServerBlobStorage } from '../blob-backend.js';
-import type { ServerConfig } from '../config.js';
-import type { ServerLogger } from '../logger.js';
-import { openStateStores, resolveCursorSecret } from '../state-stores.js';
+import type { ServerConfig } from '../config/config.js';
+import { blobDatabase, openServerBlobStorage, type ServerBlobStorage } from '../storage/blob-backend.js';
+import { openStateStores, resolveCursorSecret } from '../storage/state-stores.js';
+import type { ServerLogger } from '../telemetry/logger.js';
 import type { ReadinessTargets } from './readiness.js';
 import type { Teardown } from './teardown.js';
 

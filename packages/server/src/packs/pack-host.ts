@@ -11,10 +11,10 @@ import {
   type SupervisorEvent,
 } from '@kindgi/pack-service';
 import { err, messageOf, ok, type PackIndex, type Result } from '@kindgi/protocol';
-import type { PackConfig } from './config.js';
-import type { PackUser } from './isolation/pack-user.js';
+import type { PackConfig } from '../config/config.js';
+import type { PackUser } from '../isolation/pack-user.js';
+import type { ServerLogger } from '../telemetry/logger.js';
 import { createJavaPackBuild, isJavaPack } from './java-pack.js';
-import type { ServerLogger } from './logger.js';
 import { clientCaller } from './pack-caller.js';
 
 /** A pack this server serves: its current index, and the pipeline its calls take once routed to it. */

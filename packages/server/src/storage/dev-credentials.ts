@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerConfig } from './config.js';
+import type { ServerConfig } from '../config/config.js';
 
 /** What a development deployment generates on its first start. */
 export interface DevCredentials {

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
-import { blobsConfigSchema, blobsFromEnv } from './blob-backend.js';
+import { configFileSecrets } from '../isolation/secrets.js';
+import { remotePackSchema, remoteRepliesSchema } from '../packs/remote-pack.js';
+import { connectionsConfigSchema } from '../start/connection-limits.js';
+import { blobsConfigSchema, blobsFromEnv } from '../storage/blob-backend.js';
+import { databaseConfigSchema, databaseFromEnv, runsConfigSchema } from '../storage/state-stores.js';
 import { booleanVariable, jsonVariable, readVariable, wholeNumberVariable } from './env-values.js';
-import { configFileSecrets } from './isolation/secrets.js';
-import { remotePackSchema, remoteRepliesSchema } from './remote-pack.js';
 import { secretsConfigSchema, secretsFromEnv } from './secrets-config.js';
-import { connectionsConfigSchema } from './start/connection-limits.js';
-import { databaseConfigSchema, databaseFromEnv, runsConfigSchema } from './state-stores.js';
 
 const tokenSchema = z.strictObject({
   token: z.string().min(16, 'a token needs at least 16 characters'),

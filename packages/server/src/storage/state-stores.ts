@@ -12,7 +12,7 @@ import {
 } from '@kindgi/store-postgres';
 import { createSqliteIdempotencyStore, createSqliteRunStore, type KindgiDatabase } from '@kindgi/store-sqlite';
 import { z } from 'zod';
-import type { ServerLogger } from './logger.js';
+import type { ServerLogger } from '../telemetry/logger.js';
 
 /** `database` in `kindgi.server.json`: shared state in PostgreSQL instead of the embedded SQLite file. */
 export const databaseConfigSchema = z.strictObject({

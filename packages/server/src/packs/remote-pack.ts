@@ -5,8 +5,8 @@ import { ByteBudget, composePackCall, retryLayer } from '@kindgi/bindings';
 import { createPackServiceClient, type PackServiceClient, type ReplyBudget } from '@kindgi/pack-service';
 import { DEFAULT_MAX_OUTPUT_BYTES, err, ok, type PackIndex, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
-import type { ServerLogger } from './logger.js';
-import type { ServerMetrics } from './metrics.js';
+import type { ServerLogger } from '../telemetry/logger.js';
+import type { ServerMetrics } from '../telemetry/metrics.js';
 import { clientCaller } from './pack-caller.js';
 import type { PackHost } from './pack-host.js';
 import {

@@ -6,7 +6,7 @@ import { err, ok, type Result } from '@kindgi/protocol';
 import { createPostgresPool, maskDatabaseUrl, migrate, type PostgresPool } from '@kindgi/store-postgres';
 import type { KindgiDatabase } from '@kindgi/store-sqlite';
 import { z } from 'zod';
-import type { ServerLogger } from './logger.js';
+import type { ServerLogger } from '../telemetry/logger.js';
 
 /** `blobs`: where artifact and S3 object bytes live. Without it, files under `<dataDir>/objects`. */
 export const blobsConfigSchema = z.discriminatedUnion('kind', [
