@@ -28,14 +28,6 @@ function endsWithNewline(chunk: unknown): boolean | undefined {
   return undefined;
 }
 
-// A record's text arrives as a tree of the pieces it was joined from; held until the turn ends, among a
-// turn's allocations, the tree costs more to copy out than the same text copied now (ToNumber copies it
-// into one flat string; the NaN it yields is dropped).
-function flat(text: string): string {
-  Number(text);
-  return text;
-}
-
 /**
  * Writes text on the stream's descriptor with one `write(2)` while the stream has nothing waiting to go
  * out. The stream's own path (a write request and its callbacks, and once a pipe is full a queue that
@@ -107,7 +99,7 @@ function lineState(stream: NodeJS.WriteStream): LineState {
     flush();
   };
   const batched = ((text: string): void => {
-    held += flat(lineOf(text));
+    held += lineOf(text);
     if (held.length >= MAX_HELD) flush();
     else if (!scheduled) {
       scheduled = true;

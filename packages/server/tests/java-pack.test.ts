@@ -1,34 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanupTempDirs,
-  makeTempDir,
-  REPO_ROOT,
-  readCredentials,
-  startServer,
-  stopAllServers,
-  writeConfig,
-} from './harness.js';
+import { cleanupTempDirs, makeTempDir, readCredentials, startServer, stopAllServers, writeConfig } from './harness.js';
 import { api } from './http.js';
+import { installJavaSdk, writeJavaPack } from './java-fixtures.js';
 
 // A Java pack (kindgi.config.json `"language": "java"`) under kindgi-server with `watch`: compiled with
 // Maven, indexed with `Main index`, served by `Main serve` under the supervisor, recompiled on save.
-const POM = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <parent>
-    <groupId>com.kindgi</groupId>
-    <artifactId>kindgi-pack-parent</artifactId>
-    <version>0.1.0</version>
-    <relativePath/>
-  </parent>
-  <groupId>acme</groupId>
-  <artifactId>acme-java-pack</artifactId>
-  <version>1.0.0</version>
-</project>
-`;
 
 function greet(greeting: string, broken = false): string {
   return `package acme.tools;
@@ -53,23 +31,13 @@ public final class Greet {
 }
 
 function writePack(dir: string): string {
-  const tool = join(dir, 'src/main/java/acme/tools/Greet.java');
-  mkdirSync(join(dir, 'src/main/java/acme/tools'), { recursive: true });
-  writeFileSync(join(dir, 'pom.xml'), POM);
-  writeFileSync(
-    join(dir, 'kindgi.config.json'),
-    `${JSON.stringify({ language: 'java', pack: { id: 'acme', version: '1.0.0' } })}\n`,
-  );
-  writeFileSync(tool, greet('Hello'));
-  return tool;
+  writeJavaPack(dir, 'acme-java-pack', { 'acme/tools/Greet.java': greet('Hello') });
+  return join(dir, 'src/main/java/acme/tools/Greet.java');
 }
 
 describe('a watched Java pack', () => {
   beforeAll(() => {
-    // The SDK and the packs' parent POM in the local Maven repository, as docs/java.md installs them.
-    execFileSync('mvn', ['-B', '-q', '-f', join(REPO_ROOT, 'sdks/java/pom.xml'), 'install', '-DskipTests'], {
-      stdio: 'pipe',
-    });
+    installJavaSdk();
   }, 600_000);
 
   afterAll(async () => {

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REDACTED } from '@kindgi/bindings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,6 @@ import {
   cleanupTempDirs,
   type LogRecord,
   makeTempDir,
-  REPO_ROOT,
   type RunningServer,
   startServer,
   stderrOf,
@@ -16,24 +14,11 @@ import {
   writeConfig,
 } from './harness.js';
 import { api } from './http.js';
+import { installJavaSdk, writeJavaPack } from './java-fixtures.js';
 
 // The Java SDK's documented `needsSpec` (docs/java.md, seed 004) through kindgi-server: the Java indexer puts
 // `needsSpec.secrets` into the index entry, the server resolves the tenant's secret on each call, and the
 // tool reads it from `ctx.secrets()`.
-const POM = `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <parent>
-    <groupId>com.kindgi</groupId>
-    <artifactId>kindgi-pack-parent</artifactId>
-    <version>0.1.0</version>
-    <relativePath/>
-  </parent>
-  <groupId>acme</groupId>
-  <artifactId>acme-java-secrets-pack</artifactId>
-  <version>1.0.0</version>
-</project>
-`;
 
 // The declaration is the seed's, verbatim. The tool answers with an HMAC of the citation under the key and
 // the key's length (never the key), and prints its context, which must name the secret but not value it.
@@ -81,13 +66,7 @@ const RAN = 'verify-citation ran: ';
 const DECLARED = { secrets: { CITATOR_KEY: { type: 'string', minLength: 20 } } };
 
 function writePack(dir: string): void {
-  mkdirSync(join(dir, 'src/main/java/acme/tools'), { recursive: true });
-  writeFileSync(join(dir, 'pom.xml'), POM);
-  writeFileSync(
-    join(dir, 'kindgi.config.json'),
-    `${JSON.stringify({ language: 'java', pack: { id: 'acme', version: '1.0.0' } })}\n`,
-  );
-  writeFileSync(join(dir, 'src/main/java/acme/tools/VerifyCitation.java'), VERIFY_CITATION);
+  writeJavaPack(dir, 'acme-java-secrets-pack', { 'acme/tools/VerifyCitation.java': VERIFY_CITATION });
 }
 
 const signature = (key: string) => createHmac('sha256', key).update(CITATION).digest('hex').slice(0, 16);
@@ -101,10 +80,7 @@ describe('a Java tool declaring a tenant secret with needsSpec', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    // The SDK and the packs' parent POM in the local Maven repository, as docs/java.md installs them.
-    execFileSync('mvn', ['-B', '-q', '-f', join(REPO_ROOT, 'sdks/java/pom.xml'), 'install', '-DskipTests'], {
-      stdio: 'pipe',
-    });
+    installJavaSdk();
     const root = makeTempDir('java-secrets');
     const packDir = join(root, 'pack');
     writePack(packDir);

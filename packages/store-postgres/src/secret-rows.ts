@@ -1,72 +1,31 @@
-import { type SecretAuditRow, type SecretRow, type SecretRowsPort, secretError } from '@kindgi/bindings';
-import { err, messageOf, ok, type Result } from '@kindgi/protocol';
+import {
+  SECRET_AUDIT_COLUMN_LIST,
+  SECRET_COLUMN_LIST,
+  type SecretAuditColumns,
+  type SecretColumns,
+  type SecretRowsPort,
+  secretAuditOf,
+  secretRowOf,
+  secretStorageFailure,
+} from '@kindgi/bindings';
+import { err, ok, type Result } from '@kindgi/protocol';
 import type { PostgresPool } from './pool.js';
 import { inTransaction, sql } from './tx.js';
 
-interface Row {
-  tenant_id: string;
-  env: string;
-  name: string;
-  version: number;
-  kek_id: string;
-  wrapped_key: Buffer;
-  ciphertext: Buffer;
-  created_at: string;
-  updated_at: string;
-  updated_by: string;
-}
-
-interface AuditRow {
-  seq: string;
-  tenant_id: string;
-  env: string;
-  name: string;
-  action: 'set' | 'delete';
-  version: number;
-  actor: string;
-  at: string;
-}
-
-const COLUMNS = 'tenant_id, env, name, version, kek_id, wrapped_key, ciphertext, created_at, updated_at, updated_by';
-
-const toRow = (row: Row): SecretRow => ({
-  tenantId: row.tenant_id,
-  env: row.env,
-  name: row.name,
-  version: row.version,
-  kekId: row.kek_id,
-  wrappedKey: row.wrapped_key,
-  ciphertext: row.ciphertext,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  updatedBy: row.updated_by,
-});
-
-const toAudit = (row: AuditRow): SecretAuditRow => ({
-  seq: Number(row.seq),
-  tenantId: row.tenant_id,
-  env: row.env,
-  name: row.name,
-  action: row.action,
-  version: row.version,
-  actor: row.actor,
-  at: row.at,
-});
-
 // The database's failure is the store's outage; its message never holds a value (values are parameters).
-async function attempt<T>(work: () => Promise<T>): Promise<Result<T, ReturnType<typeof secretError>>> {
+async function attempt<T>(work: () => Promise<T>): Promise<Result<T, ReturnType<typeof secretStorageFailure>>> {
   try {
     return ok(await work());
   } catch (cause) {
-    return err(secretError('storage-unavailable', `The secret store is unavailable: ${messageOf(cause)}`));
+    return err(secretStorageFailure(cause));
   }
 }
 
-const UPSERT = `INSERT INTO secrets (${COLUMNS}) VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7, $8)
+const UPSERT = `INSERT INTO secrets (${SECRET_COLUMN_LIST}) VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7, $8)
   ON CONFLICT (tenant_id, env, name) DO UPDATE SET version = secrets.version + 1, kek_id = EXCLUDED.kek_id,
     wrapped_key = EXCLUDED.wrapped_key, ciphertext = EXCLUDED.ciphertext, updated_at = EXCLUDED.updated_at,
     updated_by = EXCLUDED.updated_by
-  RETURNING ${COLUMNS}`;
+  RETURNING ${SECRET_COLUMN_LIST}`;
 const AUDIT =
   'INSERT INTO secret_audit (tenant_id, env, name, action, version, actor, at) VALUES ($1, $2, $3, $4, $5, $6, $7)';
 
@@ -78,70 +37,71 @@ export function createPostgresSecretRows(pool: PostgresPool): SecretRowsPort {
         inTransaction(pool, async (client) => {
           const { tenantId, env, name } = write;
           const values = [tenantId, env, name, write.kekId, write.wrappedKey, write.ciphertext, write.at, write.actor];
-          const row = toRow((await sql<Row>(client, UPSERT, values)).rows[0] as Row);
+          const row = secretRowOf((await sql<SecretColumns>(client, UPSERT, values)).rows[0] as SecretColumns);
           await sql(client, AUDIT, [tenantId, env, name, 'set', row.version, write.actor, write.at]);
           return row;
         }),
       ),
     read: (address) =>
       attempt(async () => {
-        const found = await sql<Row>(
+        const found = await sql<SecretColumns>(
           pool,
-          `SELECT ${COLUMNS} FROM secrets WHERE tenant_id = $1 AND env = $2 AND name = $3`,
+          `SELECT ${SECRET_COLUMN_LIST} FROM secrets WHERE tenant_id = $1 AND env = $2 AND name = $3`,
           [address.tenantId, address.env, address.name],
         );
-        return found.rows[0] ? toRow(found.rows[0]) : null;
+        return found.rows[0] ? secretRowOf(found.rows[0]) : null;
       }),
     readMany: (tenantId, env, names) =>
       attempt(async () => {
-        const found = await sql<Row>(
+        const found = await sql<SecretColumns>(
           pool,
-          `SELECT ${COLUMNS} FROM secrets WHERE tenant_id = $1 AND env = $2 AND name = ANY($3::text[])`,
+          `SELECT ${SECRET_COLUMN_LIST} FROM secrets WHERE tenant_id = $1 AND env = $2 AND name = ANY($3::text[])`,
           [tenantId, env, [...names]],
         );
-        return found.rows.map(toRow);
+        return found.rows.map(secretRowOf);
       }),
     list: (tenantId, { env, after, limit }) =>
       attempt(async () => {
-        const found = await sql<Row>(
+        const found = await sql<SecretColumns>(
           pool,
-          `SELECT ${COLUMNS} FROM secrets WHERE tenant_id = $1 AND ($2::text IS NULL OR env = $2)
+          `SELECT ${SECRET_COLUMN_LIST} FROM secrets WHERE tenant_id = $1 AND ($2::text IS NULL OR env = $2)
             AND ($3::text IS NULL OR (env COLLATE "C", name COLLATE "C") > ($3 COLLATE "C", $4 COLLATE "C")) ORDER BY env COLLATE "C", name COLLATE "C" LIMIT $5`,
           [tenantId, env ?? null, after?.env ?? null, after?.name ?? '', limit],
         );
-        return found.rows.map(toRow);
+        return found.rows.map(secretRowOf);
       }),
     remove: (address, actor, at) =>
       attempt(() =>
         inTransaction(pool, async (client) => {
           const { tenantId, env, name } = address;
-          const removed = await sql<Row>(
+          const removed = await sql<SecretColumns>(
             client,
-            `DELETE FROM secrets WHERE tenant_id = $1 AND env = $2 AND name = $3 RETURNING ${COLUMNS}`,
+            `DELETE FROM secrets WHERE tenant_id = $1 AND env = $2 AND name = $3 RETURNING ${SECRET_COLUMN_LIST}`,
             [tenantId, env, name],
           );
           const row = removed.rows[0];
           if (!row) return null;
           await sql(client, AUDIT, [tenantId, env, name, 'delete', row.version, actor, at]);
-          return toRow(row);
+          return secretRowOf(row);
         }),
       ),
     audit: (tenantId, { afterSeq, limit }) =>
       attempt(async () => {
-        const found = await sql<AuditRow>(
+        const found = await sql<SecretAuditColumns>(
           pool,
-          'SELECT seq, tenant_id, env, name, action, version, actor, at FROM secret_audit WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+          `SELECT ${SECRET_AUDIT_COLUMN_LIST} FROM secret_audit WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           [tenantId, afterSeq ?? 0, limit],
         );
-        return found.rows.map(toAudit);
+        return found.rows.map(secretAuditOf);
       }),
     wrappedByOthers: (kekId, limit) =>
       attempt(async () => {
-        const found = await sql<Row>(pool, `SELECT ${COLUMNS} FROM secrets WHERE kek_id <> $1 LIMIT $2`, [
-          kekId,
-          limit,
-        ]);
-        return found.rows.map(toRow);
+        const found = await sql<SecretColumns>(
+          pool,
+          `SELECT ${SECRET_COLUMN_LIST} FROM secrets WHERE kek_id <> $1 LIMIT $2`,
+          [kekId, limit],
+        );
+        return found.rows.map(secretRowOf);
       }),
     rewrap: (address, expected, next) =>
       attempt(async () => {

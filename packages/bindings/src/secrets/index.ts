@@ -10,6 +10,15 @@ export {
   sealSecret,
   secretKeyId,
 } from './cipher.js';
+export {
+  SECRET_AUDIT_COLUMN_LIST,
+  SECRET_COLUMN_LIST,
+  type SecretAuditColumns,
+  type SecretColumns,
+  secretAuditOf,
+  secretRowOf,
+  secretStorageFailure,
+} from './columns.js';
 export { type SecretError, type SecretErrorCode, secretError } from './errors.js';
 export {
   checkSecretEnv,
