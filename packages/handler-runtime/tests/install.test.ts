@@ -126,6 +126,7 @@ describe('the published packages, installed', () => {
     const names = [
       '@kindgi/api',
       '@kindgi/bindings',
+      '@kindgi/log',
       '@kindgi/protocol',
       '@kindgi/run-worker',
       '@kindgi/s3',

@@ -1,4 +1,3 @@
-export { LEVEL_RANK, levelFor, SEVERITY } from './levels.js';
 export {
   createLog,
   type Log,

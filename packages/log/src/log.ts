@@ -71,8 +71,8 @@ function addFields(record: Record<string, unknown>, fields: LogFields): void {
 }
 
 // The common case (a root logger's record whose fields use none of the head's names) as one native copy:
-// half the cost of the loop on the per-call `call` record. `undefined` values are copied and pino leaves
-// them out.
+// half the cost of the loop on the per-call `call` record. `undefined` values are copied; JSON leaves them
+// out.
 function addOwnFields(record: Record<string, unknown>, fields: LogFields): void {
   if (
     fields.message === undefined &&

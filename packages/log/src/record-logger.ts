@@ -1,14 +1,13 @@
+import { LOG_LEVELS } from '@kindgi/protocol';
 import { type Logger, pino } from 'pino';
+import { SEVERITY } from './levels.js';
 
 const { asJsonSym, chindingsSym, stringifySafeSym } = pino.symbols;
 
-// pino's level numbers, as its level methods pass them, and the record's `level` and `severity` for each.
-const LEVEL_TEXT: Readonly<Record<number, string>> = {
-  20: ',"level":"debug","severity":"DEBUG"',
-  30: ',"level":"info","severity":"INFO"',
-  40: ',"level":"warn","severity":"WARNING"',
-  50: ',"level":"error","severity":"ERROR"',
-};
+// The record's `level` and `severity` for each of pino's level numbers, as its level methods pass them.
+const LEVEL_TEXT: Readonly<Record<number, string>> = Object.fromEntries(
+  LOG_LEVELS.map((level) => [pino.levels.values[level], `,"level":"${level}","severity":"${SEVERITY[level]}"`]),
+);
 
 type SafeStringify = (value: unknown) => string | undefined;
 
