@@ -100,7 +100,7 @@ describe('/v1/secrets', () => {
     const gone = await app.request('/v1/secrets/CITATOR_KEY?env=staging', { headers: AUTH_A });
     expect(gone.status).toBe(404);
     expect((await envelope(gone)).code).toBe('secret-not-found');
-    const audit = (await (await app.request('/v1/secrets/audit', { headers: AUTH_A })).json()) as {
+    const audit = (await (await app.request('/v1/audit/secrets', { headers: AUTH_A })).json()) as {
       data: { action: string; env: string; version: number; actor: string }[];
     };
     expect(audit.data.map((entry) => [entry.action, entry.env, entry.version, entry.actor])).toEqual([
@@ -117,7 +117,7 @@ describe('/v1/secrets', () => {
     expect((await app.request('/v1/secrets/CITATOR_KEY', { headers: AUTH_B })).status).toBe(404);
     expect(await (await app.request('/v1/secrets', { headers: AUTH_B })).json()).toEqual({ data: [], hasMore: false });
     expect((await app.request('/v1/secrets/CITATOR_KEY', { method: 'DELETE', headers: AUTH_B })).status).toBe(404);
-    expect(await (await app.request('/v1/secrets/audit', { headers: AUTH_B })).json()).toEqual({
+    expect(await (await app.request('/v1/audit/secrets', { headers: AUTH_B })).json()).toEqual({
       data: [],
       hasMore: false,
     });

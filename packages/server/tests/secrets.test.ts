@@ -165,7 +165,7 @@ describe('tenant secrets through kindgi-server (embedded)', () => {
     expect((await api(server.url, TENANT_2, 'DELETE', '/v1/secrets/ONLY_ONE')).status).toBe(404);
     const listed = (await api(server.url, TENANT_2, 'GET', '/v1/secrets')).body as { data: { updatedBy: string }[] };
     expect(listed.data.every((item) => item.updatedBy === 'bob')).toBe(true);
-    const trail = (await api(server.url, TENANT_2, 'GET', '/v1/secrets/audit')).body as { data: { actor: string }[] };
+    const trail = (await api(server.url, TENANT_2, 'GET', '/v1/audit/secrets')).body as { data: { actor: string }[] };
     expect(trail.data.every((entry) => entry.actor === 'bob')).toBe(true);
     expect((await api(server.url, TENANT_1, 'GET', '/v1/secrets/ONLY_ONE')).body).toMatchObject({ version: 1 });
     expect((await api(server.url, TENANT_1, 'DELETE', '/v1/secrets/ONLY_ONE')).status).toBe(200);
@@ -221,7 +221,7 @@ describe('tenant secrets through kindgi-server (embedded)', () => {
   it('keeps no value in responses, logs or the data directory; the generated key file is 0600', async () => {
     for (const token of [TENANT_1, TENANT_2]) {
       record(await api(server.url, token, 'GET', '/v1/secrets'));
-      record(await api(server.url, token, 'GET', '/v1/secrets/audit'));
+      record(await api(server.url, token, 'GET', '/v1/audit/secrets'));
       record(await api(server.url, token, 'GET', '/v1/tools/acme.verify-citation'));
     }
     // The leaky tool's own error is the one answer that may carry its value (the pack's choice).
@@ -241,7 +241,7 @@ describe('tenant secrets through kindgi-server (embedded)', () => {
     await receiver.spanNamed('tool acme.verify-citation');
     expectNoValue(JSON.stringify(receiver.spans), 'the exported spans');
     expect(statSync(join(dataDir, 'secrets.key')).mode & 0o777).toBe(0o600);
-    const audit = (await api(server.url, TENANT_1, 'GET', '/v1/secrets/audit')).body as { data: { action: string }[] };
+    const audit = (await api(server.url, TENANT_1, 'GET', '/v1/audit/secrets')).body as { data: { action: string }[] };
     expect(audit.data.map((entry) => entry.action)).toEqual([
       'set',
       'set',

@@ -17,6 +17,7 @@ describe('@kindgi/store-postgres public surface', () => {
       'createPostgresIdempotencyStore',
       'createPostgresPool',
       'createPostgresRunStore',
+      'createPostgresSecretRows',
       'discardObject',
       'forgetPending',
       'hideDatabasePassword',

@@ -26,10 +26,11 @@ export const SecretAuditEntrySchema = z
   .openapi('SecretAuditEntry');
 
 const NameParams = z.object({
+  // The pattern is documented, not enforced here: the store answers a bad name with `secret-name-invalid`.
   name: z
     .string()
     .min(1)
-    .openapi({ param: { name: 'name', in: 'path' }, example: 'CITATOR_KEY' }),
+    .openapi({ param: { name: 'name', in: 'path' }, example: 'CITATOR_KEY', pattern: '^[A-Z_][A-Z0-9_]{0,127}$' }),
 });
 
 const EnvQuery = z.object({
@@ -79,7 +80,7 @@ export const listSecretsRoute = createRoute({
 
 export const secretAuditRoute = createRoute({
   method: 'get',
-  path: '/v1/secrets/audit',
+  path: '/v1/audit/secrets',
   tags: ['secrets'],
   summary: "Every change to the tenant's secrets, oldest first (never a value)",
   security: bearerSecurity,
