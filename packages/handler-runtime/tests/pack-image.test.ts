@@ -6,9 +6,10 @@ import { createPackServiceClient } from '@kindgi/handler-runtime/pack-service';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningService, runCommand, startService } from './helpers/processes.js';
 
-// docs/pack-image.md's Containerfile, stage by stage, without a container engine: each stage is an empty
-// folder standing for the image's /app, holding only what its COPY lines copy, and each RUN/CMD runs
-// there with nothing but the variables the Containerfile declares (`env -i` plus those).
+// The three stages of docs/pack-image.md, with this package's own bins, without a container engine: each
+// stage is an empty folder standing for the image's /app, holding only what its COPY lines copy, and each
+// RUN/CMD runs there with nothing but the variables the Containerfile declares (`env -i` plus those). The
+// Containerfile `kindgi build` renders is performed the same way by packages/cli/tests/build-staged.test.ts.
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const EXAMPLE_PACK = fileURLToPath(new URL('../../example-pack/', import.meta.url));
 const NODE = process.execPath;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installJavaSdk } from '@kindgi/test-services/java-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken, send, startListening } from '../src/index.js';
 
@@ -14,7 +15,6 @@ import { newToken, send, startListening } from '../src/index.js';
 // tests, the index command (its `sh` block, verbatim) and a served call. So the page can't drift.
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const docsPath = join(repoRoot, 'docs/java.md');
-const javaBuild = join(repoRoot, 'sdks/java/pom.xml');
 
 interface Block {
   lang: string;
@@ -76,7 +76,7 @@ describe('docs/java.md, followed as written', () => {
 
   beforeAll(() => {
     // The SDK and the packs' parent POM, as the page's first command installs them.
-    run('mvn', ['-B', '-q', '-f', javaBuild, 'install', '-DskipTests'], repoRoot);
+    installJavaSdk(repoRoot);
     files = writeProject();
   }, 600_000);
 

@@ -5,6 +5,7 @@ import { basename, delimiter, join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createPackServiceClient, createPackServiceSupervisor } from '@kindgi/pack-service';
+import { installJavaSdk } from '@kindgi/test-services/java-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   describePackServiceConformance,
@@ -19,7 +20,7 @@ import {
 
 // The Java SDK (sdks/java/kindgi-pack) and the fixture pack written against it, built with Maven once
 // for the file; the service runs in its own JVM: `java -cp … com.kindgi.pack.Main serve`.
-const sdkPom = fileURLToPath(new URL('../../../sdks/java/kindgi-pack/pom.xml', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const javaPackDir = fileURLToPath(new URL('../fixtures/java-pack/', import.meta.url));
 const classpathFile = join(javaPackDir, 'target', 'classpath.txt');
 
@@ -42,7 +43,7 @@ function javaClasspath(): string {
 }
 
 beforeAll(() => {
-  mvn(['-f', sdkPom, 'install', '-DskipTests']);
+  installJavaSdk(repoRoot);
   mvn([
     '-f',
     join(javaPackDir, 'pom.xml'),

@@ -59,6 +59,7 @@ export type {
 export type { PackCallOptions } from './pack-call-options.js';
 export { type ResolvedPackEnv, validatePackEnvDeclaration } from './pack-env-declaration.js';
 export { describeThrown, messageOf, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
+export { isPackId, PACK_ID_PATTERN } from './pack-id.js';
 export type {
   EnvName,
   GuardrailAction,

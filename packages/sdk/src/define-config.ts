@@ -24,6 +24,8 @@ export interface KindgiConfig {
   /** The environment variables the pack's code reads; the pack service drops every other one. */
   readonly env?: PackEnvDeclaration;
   readonly image?: ImageConfig;
+  /** The `kindgi` CLI version the pack pins (`./kindgiw` runs exactly this one). */
+  readonly cli?: string;
 }
 
 /** Checks a pack config and returns it frozen. Throws `KindgiDefinitionError` naming the field. */
@@ -45,5 +47,6 @@ export function defineConfig<const Config extends KindgiConfig>(config: Config):
   }
   checkEnvDeclaration(check, def.env);
   checkImageConfig(check, def.image);
+  check.optionalString(def.cli, 'cli');
   return Object.freeze(definedFields(def)) as Config;
 }

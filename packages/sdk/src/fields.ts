@@ -1,10 +1,9 @@
-import { isZodSchema } from '@kindgi/protocol';
+import { isPackId, isZodSchema } from '@kindgi/protocol';
 import { type DefinitionSource, KindgiDefinitionError } from './definition-error.js';
 
 // Dot-separated kebab-case segments: `acme.lookup`, `conformance.checks.min-length`.
 const SEGMENT = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const NAMESPACED_ID = new RegExp(`^${SEGMENT}(?:\\.${SEGMENT})+$`);
-const PACK_ID = new RegExp(`^${SEGMENT}(?:\\.${SEGMENT})*$`);
 // Semantic Versioning 2.0.0, exact (no ranges).
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
@@ -31,7 +30,7 @@ export class FieldChecker {
   }
 
   packId(value: unknown, field: string): string {
-    if (typeof value !== 'string' || !PACK_ID.test(value)) {
+    if (!isPackId(value)) {
       this.fail(field, `"${field}" must be a kebab-case pack id (like "acme" or "acme-legal"), got ${describe(value)}`);
     }
     return value;

@@ -22,6 +22,11 @@ describe('@kindgi/sdk public surface', () => {
 
   it('./build exports exactly these names', async () => {
     const surface = await import('../src/build.js');
-    expect(Object.keys(surface).sort()).toEqual(['checkImageConfig', 'defineBuildExtension', 'prisma']);
+    expect(Object.keys(surface).sort()).toEqual([
+      'checkImageConfig',
+      'defineBuildExtension',
+      'prisma',
+      'validateImageConfig',
+    ]);
   });
 });

@@ -6,6 +6,12 @@ export {
   type ServerConfigInput,
   serverConfigSchema,
 } from './config/config.js';
+export {
+  createJavaPackBuild,
+  isJavaPack,
+  type JavaBuildFailure,
+  type JavaPackBuild,
+} from './packs/java-pack.js';
 export { type RemotePackConfig, remotePackSchema } from './packs/remote-pack.js';
 export { createIndexCatalog, type IndexCatalog } from './packs/tool-registry.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';

@@ -17,18 +17,23 @@ import {
 } from './harness.js';
 
 // The object-store backend holds at most its upload buffer budget of body bytes, whatever the number of
-// uploads: 120 concurrent 16 MiB PUTs through the real server (dist/main.js) onto moto, with the store
-// answering and with it stalled (SIGSTOP). Figures go to the log; the bound asserted is generous.
+// uploads: 40 concurrent 16 MiB PUTs (640 MiB of bodies) through the real server (dist/main.js) onto moto
+// against a 64 MiB budget, with the store answering and with it stalled (SIGSTOP). The budget is a quarter
+// of the default so the load is five times the budget at a third of the bytes moto must take in. Figures go
+// to the log; the bound asserted is generous.
 const ACCESS_KEY = `AKIA${randomBytes(8).toString('hex').toUpperCase()}`;
 const SECRET_KEY = randomBytes(20).toString('hex');
 const BACKEND_SECRET = randomBytes(16).toString('hex');
 const TOKEN = `tok-${randomBytes(12).toString('hex')}`;
 const MiB = 1024 * 1024;
-const UPLOADS = 120;
+const UPLOADS = 40;
 const BODY = randomBytes(16 * MiB);
-// The default budget (256 MiB) plus the server's own footprint and the sockets' buffers, with room to spare;
-// before the budget the same load reached 766 MB (store answering) and 1.47 GB (store stalled).
-const PEAK_BOUND = 700 * MiB;
+const BUDGET = 64 * MiB;
+// Uploads whose buffers the budget holds at once (8 MiB parts).
+const HELD = BUDGET / (8 * MiB);
+// The budget plus the server's own footprint and the sockets' buffers, with room to spare; without a budget
+// every upload holds its 8 MiB part buffer (320 MiB of buffers here, over an idle footprint near 125 MiB).
+const PEAK_BOUND = 360 * MiB;
 
 let pg: TestPostgres;
 let moto: MotoServer;
@@ -141,7 +146,7 @@ function summary(outcomes: readonly Outcome[]): Record<string, number> {
 
 describe('the object-store backend bounds the bytes buffered across uploads (dist/main.js, moto)', () => {
   it(`${UPLOADS} concurrent 16 MiB PUTs with the store answering: the peak stays within the budget's bound`, async () => {
-    const server = await startBlobServer('mem-answering');
+    const server = await startBlobServer('mem-answering', { uploadBufferBytes: BUDGET });
     const pid = server.child.pid!;
     const client = s3Of(server);
     try {
@@ -163,7 +168,8 @@ describe('the object-store backend bounds the bytes buffered across uploads (dis
   }, 300_000);
 
   it(`${UPLOADS} concurrent 16 MiB PUTs with the store stalled: the rest get 503 SlowDown, the peak stays bounded`, async () => {
-    const server = await startBlobServer('mem-stalled');
+    // A short wait for a buffer: the uploads past the budget are answered sooner (the wait is not what is tested).
+    const server = await startBlobServer('mem-stalled', { uploadBufferBytes: BUDGET, uploadBufferWaitMs: 2_000 });
     const pid = server.child.pid!;
     const client = s3Of(server);
     try {
@@ -171,15 +177,15 @@ describe('the object-store backend bounds the bytes buffered across uploads (dis
       writeFileSync(`/proc/${pid}/clear_refs`, '5');
       process.kill(moto.pid, 'SIGSTOP');
       const sent = putAll(client, 'stalled');
-      // The budget holds 256 MiB / 8 MiB = 32 uploads' buffers; every other upload waits its bounded time
-      // and is answered SlowDown while those 32 still hang on the store.
-      await until(() => sent.settled() >= UPLOADS - 32, 'the uploads past the budget to be answered', 120_000);
+      // The budget holds HELD uploads' buffers; every other upload waits its bounded time and is answered
+      // SlowDown while those still hang on the store.
+      await until(() => sent.settled() >= UPLOADS - HELD, 'the uploads past the budget to be answered', 120_000);
       const peak = memoryOf(pid, 'VmHWM');
       process.kill(moto.pid, 'SIGCONT');
       const outcomes = await sent.outcomes;
       console.log(`store stalled: idle ${idle >> 20} MiB, peak ${peak >> 20} MiB`, summary(outcomes));
       expect(outcomes.filter((outcome) => !outcome.ok && outcome.name === 'SlowDown').length).toBeGreaterThanOrEqual(
-        UPLOADS - 32,
+        UPLOADS - HELD,
       );
       expect(peak).toBeLessThan(PEAK_BOUND);
     } finally {

@@ -7,9 +7,11 @@ describe('@kindgi/server public surface', () => {
     const surface = await import('../src/index.js');
     expect(Object.keys(surface).sort()).toEqual([
       'createIndexCatalog',
+      'createJavaPackBuild',
       'createJsonLogger',
       'createServerMetrics',
       'ensureDevCredentials',
+      'isJavaPack',
       'loadServerConfig',
       'remotePackSchema',
       'serverConfigSchema',

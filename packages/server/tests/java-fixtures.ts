@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { installJavaSdk as installSdk } from '@kindgi/test-services/java-sdk';
 import { REPO_ROOT } from './harness.js';
 
 /** Installs the Java SDK and the packs' parent POM in the local Maven repository, as docs/java.md does. */
 export function installJavaSdk(): void {
-  execFileSync('mvn', ['-B', '-q', '-f', join(REPO_ROOT, 'sdks/java/pom.xml'), 'install', '-DskipTests'], {
-    stdio: 'pipe',
-  });
+  installSdk(REPO_ROOT);
 }
 
 /**

@@ -24,11 +24,50 @@ export interface SecretRedactor {
   readonly size: number;
 }
 
+// Up to this many values a text is searched for each in turn; past it, each position of the text is looked
+// up by its first MIN_REDACTED_LENGTH characters, so a record costs its length, not the number of values.
+const SCAN_EACH_UP_TO = 16;
+
+/** Replaces, left to right, every occurrence of a form `candidates` offers at a position (longest first). */
+function redactByPrefix(text: string, candidates: (prefix: string) => readonly string[] | undefined): string {
+  let out = '';
+  let copied = 0;
+  for (let at = 0; at + MIN_REDACTED_LENGTH <= text.length; ) {
+    const forms = candidates(text.slice(at, at + MIN_REDACTED_LENGTH));
+    const form = forms?.find((candidate) => text.startsWith(candidate, at));
+    if (form === undefined) {
+      at++;
+      continue;
+    }
+    out += text.slice(copied, at) + REDACTED;
+    at += form.length;
+    copied = at;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 /** A redactor remembering up to 10,000 values (the least recently sent forgotten first). */
 export function createSecretRedactor(): SecretRedactor {
-  const values = new LRUCache<string, string[]>({ max: MAX_VALUES });
+  // Each value's forms (raw, JSON-escaped), and the forms by their first characters for long lists.
+  const byPrefix = new Map<string, string[]>();
+  const index = (form: string, add: boolean) => {
+    const prefix = form.slice(0, MIN_REDACTED_LENGTH);
+    const others = (byPrefix.get(prefix) ?? []).filter((other) => other !== form);
+    if (add) others.push(form);
+    // Longest first: a value that starts with another is taken whole.
+    others.sort((a, b) => b.length - a.length);
+    if (others.length === 0) byPrefix.delete(prefix);
+    else byPrefix.set(prefix, others);
+  };
+  const values = new LRUCache<string, string[]>({
+    max: MAX_VALUES,
+    dispose: (forms) => {
+      for (const form of forms) index(form, false);
+    },
+  });
   const redact = (text: string): string => {
-    if (values.size === 0) return text;
+    if (values.size === 0 || text.length < MIN_REDACTED_LENGTH) return text;
+    if (values.size > SCAN_EACH_UP_TO) return redactByPrefix(text, (prefix) => byPrefix.get(prefix));
     let out = text;
     for (const forms of values.values()) {
       for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
@@ -46,10 +85,13 @@ export function createSecretRedactor(): SecretRedactor {
   return {
     remember(sent) {
       for (const value of sent) {
-        if (value.length < MIN_REDACTED_LENGTH || values.has(value)) continue;
+        // `get` marks a value sent again as recent: a secret in use is the last to be forgotten.
+        if (value.length < MIN_REDACTED_LENGTH || values.get(value) !== undefined) continue;
         // Inside a JSON string a value may appear escaped (quotes, backslashes, control characters).
         const escaped = JSON.stringify(value).slice(1, -1);
-        values.set(value, escaped === value ? [value] : [value, escaped]);
+        const forms = escaped === value ? [value] : [value, escaped];
+        values.set(value, forms);
+        for (const form of forms) index(form, true);
       }
     },
     redact,

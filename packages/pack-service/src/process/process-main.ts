@@ -1,3 +1,4 @@
+import { sharedValidators } from '@kindgi/call-runner';
 import { tracingRequested } from '@kindgi/protocol';
 import { createPackLog, type LogFormat, type PackLog } from '../log/log.js';
 import { PACK_SERVICE_VERSION, readCommandLine, USAGE } from './cli.js';
@@ -37,6 +38,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.stderr.write(`pack-service: ${line.message}\n\n${USAGE}`);
     return 2;
   }
+  // Ajv's first compile also builds its own meta-schema validators (~60 ms): done here, before the token
+  // read, a supervisor's spare child (`warmSpare`) has it behind it when it is released, not in a first call.
+  sharedValidators.get({ type: 'object' }, 'input');
+  sharedValidators.get({ type: 'object' }, 'output');
   const env = process.env;
   // The environment block as this process got it: what `/proc/self/environ` keeps showing.
   const block = { ...env };

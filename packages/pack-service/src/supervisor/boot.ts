@@ -1,6 +1,7 @@
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import { type Child, type SpawnChildOptions, spawnChild } from './child.js';
-import { childLaunch } from './launch.js';
+import { type ChildLaunch, childLaunch } from './launch.js';
+import type { SpareSlot } from './spare.js';
 import type { PackServiceSupervisorOptions, SupervisorEvent, SupervisorStartError } from './types.js';
 
 /** The supervisor options a boot reads. */
@@ -19,6 +20,8 @@ export interface BootDeps {
   ended: (child: Child) => void;
   /** Starts the process: `spawnChild` unless a test gives a fake. */
   spawn?: (options: SpawnChildOptions) => Child;
+  /** Where a spare child waits (`warmSpare`): a boot whose launch matches it takes it. */
+  spares?: SpareSlot;
 }
 
 /** One boot: the index to serve, why it boots, and whether a `stop()` since it was asked made it moot. */
@@ -55,25 +58,58 @@ async function resolveCommand(command: BootOptions['command']): Promise<Result<r
   return ok(argv);
 }
 
+/** What makes two launches the same process: a spare serves a start only when this matches. */
+function launchKey(options: BootOptions, launch: ChildLaunch): string {
+  return JSON.stringify([launch.argv, launch.env, options.cwd ?? null, options.user ?? null]);
+}
+
+function spawnLaunch(deps: BootDeps, launch: ChildLaunch, indexPath: string, spare: boolean): Child {
+  const { options } = deps;
+  return (deps.spawn ?? spawnChild)({
+    ...launch,
+    cwd: options.cwd,
+    ...(options.user ? { user: options.user } : {}),
+    indexPath,
+    ...(spare ? { spare } : {}),
+    bootTimeoutMs: options.bootTimeoutMs ?? 60_000,
+    onRecord: (record) => options.onLog?.(record),
+    onOutput: (line, stream, pid) => options.onOutput?.(line, stream, pid),
+  });
+}
+
 /**
- * Spawns the child. A throwing `env()` or a spawn that throws at once (not the usual asynchronous spawn
+ * Starts a spare child for `indexPath` (only with the token on descriptor 3: the wait for it is the gate),
+ * or nothing when the command or the environment can't be had now (the next start reports that).
+ */
+export async function spawnSpare(
+  deps: BootDeps,
+  indexPath: string,
+): Promise<{ key: string; child: Child } | undefined> {
+  const argv = await resolveCommand(deps.options.command);
+  if (argv.kind === 'err') return undefined;
+  try {
+    const launch = childLaunch(deps.options, argv.value, indexPath, deps.token);
+    if (launch.tokenOnFd3 === undefined) return undefined;
+    return { key: launchKey(deps.options, launch), child: spawnLaunch(deps, launch, indexPath, true) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Spawns the child, or releases the spare started with the same launch. A throwing `env()` or a spawn that throws at once (not the usual asynchronous spawn
  * error, which `booted` reports) fails this boot, never the caller: a restart runs with no caller to catch it.
  */
-function spawnFor(deps: BootDeps, argv: readonly string[], indexPath: string): Result<Child, SupervisorStartError> {
-  const { options } = deps;
+function spawnFor(
+  deps: BootDeps,
+  argv: readonly string[],
+  indexPath: string,
+): Result<{ child: Child; spare: boolean }, SupervisorStartError> {
   try {
-    const launch = childLaunch(options, argv, indexPath, deps.token);
-    return ok(
-      (deps.spawn ?? spawnChild)({
-        ...launch,
-        cwd: options.cwd,
-        ...(options.user ? { user: options.user } : {}),
-        indexPath,
-        bootTimeoutMs: options.bootTimeoutMs ?? 60_000,
-        onRecord: (record) => options.onLog?.(record),
-        onOutput: (line, stream, pid) => options.onOutput?.(line, stream, pid),
-      }),
-    );
+    const launch = childLaunch(deps.options, argv, indexPath, deps.token);
+    const spare = deps.spares?.take(launchKey(deps.options, launch));
+    spare?.release?.();
+    return ok(spare ? { child: spare, spare: true } : { child: spawnLaunch(deps, launch, indexPath, false), spare: false });
   } catch (thrown) {
     return failure('spawn-failed', `The pack service could not be started: ${messageOf(thrown)}`);
   }
@@ -94,9 +130,15 @@ export async function bootChild(
   if (request.stale()) return failure('stopped', STOPPED_BEFORE);
   const spawned = spawnFor(deps, argv.value, request.indexPath);
   if (spawned.kind === 'err') return spawned;
-  const child = spawned.value;
+  const { child, spare } = spawned.value;
   deps.began(child);
-  deps.emit({ kind: 'child-spawned', pid: child.pid, indexPath: request.indexPath, reason: request.reason });
+  deps.emit({
+    kind: 'child-spawned',
+    pid: child.pid,
+    indexPath: request.indexPath,
+    reason: request.reason,
+    ...(spare ? { spare } : {}),
+  });
   const outcome = await child.booted;
   deps.ended(child);
   // A boot a stop() interrupted failed because of it (the stop killed the child): not the child's fault.

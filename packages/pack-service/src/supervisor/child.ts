@@ -23,6 +23,8 @@ export interface Child {
   /** Set once listening: the child's base URL and the pool the front forwards through. */
   url?: string;
   pool?: Pool;
+  /** A spare's go: writes its token (the boot timeout runs from here). A no-op for any other child. */
+  release?(): void;
   kill(signal: NodeJS.Signals): void;
 }
 
@@ -35,6 +37,12 @@ export interface SpawnChildOptions {
   indexPath: string;
   /** Written to the child's descriptor 3 (then closed), for a command started with `--token-fd 3`. */
   tokenOnFd3?: string;
+  /**
+   * A spare, started ahead of need: its token (descriptor 3) is written only by `release()`. A pack service
+   * reads the token first thing after loading its code, so until then it waits, node and its modules
+   * loaded, and reads the index only once released.
+   */
+  spare?: boolean;
   bootTimeoutMs: number;
   onRecord: (record: ServiceRecord) => void;
   onOutput: (line: string, stream: 'stdout' | 'stderr', pid: number) => void;
@@ -84,12 +92,12 @@ export function spawnChild(options: SpawnChildOptions): Child {
   });
   // Nothing is written to it; a child that closes its end must not raise an unhandled EPIPE here.
   proc.stdin?.on('error', () => {});
-  if (options.tokenOnFd3 !== undefined) {
-    // The token travels on a pipe, not in the environment, where /proc/<pid>/environ would show it.
-    const tokenPipe = proc.stdio[3] as NodeJS.WritableStream & { on(event: 'error', f: () => void): void };
-    tokenPipe.on('error', () => {});
-    tokenPipe.end(options.tokenOnFd3);
-  }
+  const tokenPipe = proc.stdio[3] as (NodeJS.WritableStream & { on(event: 'error', f: () => void): void }) | null;
+  tokenPipe?.on('error', () => {});
+  // The token travels on a pipe, not in the environment, where /proc/<pid>/environ would show it.
+  const writeToken = () => {
+    if (options.tokenOnFd3 !== undefined) tokenPipe?.end(options.tokenOnFd3);
+  };
   const pid = proc.pid ?? -1;
   const problems: string[] = [];
   const output: string[] = [];
@@ -151,15 +159,24 @@ export function spawnChild(options: SpawnChildOptions): Child {
     });
   });
 
-  const bootTimer = setTimeout(() => {
-    resolveBoot(
-      startError('boot-timeout', `The pack service did not listen within ${options.bootTimeoutMs} ms`, {
-        problems: [...problems],
-        output: [...output],
-      }),
-    );
-    proc.kill('SIGKILL');
-  }, options.bootTimeoutMs);
+  let bootTimer: NodeJS.Timeout | undefined;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    writeToken();
+    if (bootSettled) return;
+    bootTimer = setTimeout(() => {
+      resolveBoot(
+        startError('boot-timeout', `The pack service did not listen within ${options.bootTimeoutMs} ms`, {
+          problems: [...problems],
+          output: [...output],
+        }),
+      );
+      proc.kill('SIGKILL');
+    }, options.bootTimeoutMs);
+  };
+  if (!options.spare) release();
   void booted.then(() => clearTimeout(bootTimer));
 
   void exited.then(({ exitCode, signal }) => {
@@ -187,6 +204,7 @@ export function spawnChild(options: SpawnChildOptions): Child {
     get hasExited() {
       return hasExited;
     },
+    release,
     kill(signal) {
       if (!hasExited) proc.kill(signal);
     },

@@ -1,6 +1,6 @@
 import { ok, type Result } from '@kindgi/protocol';
 import { createSessionToken, isValidSessionToken } from '../transport/token.js';
-import { type BootDeps, type BootedChild, bootChild } from './boot.js';
+import { type BootDeps, type BootedChild, bootChild, spawnSpare } from './boot.js';
 import { type Child, childPool } from './child.js';
 import { createFrontHandler } from './front.js';
 import { type FrontServer, listenFront } from './front-server.js';
@@ -9,6 +9,7 @@ import { retireChild } from './launch.js';
 import { createSupervisorLifecycle, type StartSettled, type SupervisorLifecycle } from './lifecycle.js';
 import { createRestartTimer, type RestartTimer } from './restart-timer.js';
 import { createSerialQueue, type SerialQueue } from './serial-queue.js';
+import { createSpareSlot, type SpareSlot } from './spare.js';
 import type {
   PackServiceSupervisor,
   PackServiceSupervisorOptions,
@@ -42,6 +43,8 @@ interface Supervision {
   boot: BootDeps;
   serialize: SerialQueue;
   retiring: Set<Promise<void>>;
+  /** With `warmSpare`: the child started ahead of the next start. */
+  spares: SpareSlot | undefined;
 }
 
 function nonNegative(value: number | undefined, fallback: number, name: string): number {
@@ -75,8 +78,24 @@ function serve(s: Supervision, { child, port }: BootedChild): SupervisorStarted 
   watchServing(s, child);
   s.emit({ kind: 'child-serving', pid: child.pid, port, replaced: previous?.pid });
   changed(s);
-  if (previous) void retire(s, previous);
+  const retired = previous ? retire(s, previous) : Promise.resolve();
+  // The spare starts once the replaced child is gone: it must not slow the new child's first calls.
+  const epoch = s.life.epoch;
+  if (s.spares) void retired.then(() => fillSpare(s, child.indexPath, epoch));
   return { pid: child.pid, port };
+}
+
+/** Starts a spare child for the next start on `indexPath`, unless a `stop()` came since `epoch`. */
+async function fillSpare(s: Supervision, indexPath: string, epoch: number): Promise<void> {
+  if (!s.spares || s.life.isStale(epoch)) return;
+  const spare = await spawnSpare(s.boot, indexPath);
+  if (!spare) return;
+  if (s.life.isStale(epoch)) {
+    spare.child.kill('SIGKILL');
+    return;
+  }
+  s.spares.put(spare.key, spare.child);
+  s.emit({ kind: 'spare-spawned', pid: spare.child.pid });
 }
 
 /** The serving child's exit: expected once it was replaced or stopped, else a crash that schedules a restart. */
@@ -149,9 +168,10 @@ async function stop(s: Supervision): Promise<void> {
   s.restarts.cancel();
   const { booting, serving } = s.life.stopped();
   for (const child of booting) child.kill('SIGKILL');
+  const spareGone = s.spares?.clear();
   changed(s);
   if (serving) void retire(s, serving);
-  await Promise.all([...s.retiring, ...booting.map((child) => child.exited)]);
+  await Promise.all([...s.retiring, ...booting.map((child) => child.exited), spareGone]);
   s.emit({ kind: 'stopped' });
 }
 
@@ -183,6 +203,7 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
   const holds = createCallHolds({ state, maxHeld, emit });
   const began = (child: Child) => life.bootBegan(child);
   const ended = (child: Child) => life.bootEnded(child);
+  const spares = options.warmSpare && (options.tokenVia ?? 'fd') === 'fd' ? createSpareSlot() : undefined;
   const s: Supervision = {
     options,
     token,
@@ -190,9 +211,10 @@ export function createPackServiceSupervisor(options: PackServiceSupervisorOption
     life,
     holds,
     restarts: createRestartTimer(options.restartBackoff),
-    boot: { options, token, emit, began, ended },
+    boot: { options, token, emit, began, ended, ...(spares ? { spares } : {}) },
     serialize: createSerialQueue(),
     retiring: new Set(),
+    spares,
   };
   let front: FrontServer | undefined;
   // One listen at a time: a second listen() while the first is binding gets the same front.

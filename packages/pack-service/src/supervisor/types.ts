@@ -63,6 +63,13 @@ export interface PackServiceSupervisorOptions {
   maxHeldCalls?: number;
   /** The largest child reply the front relays (default `DEFAULT_MAX_OUTPUT_BYTES`); past it: 502. */
   maxReplyBytes?: number;
+  /**
+   * Keep one spare child started ahead of the next `start()` (default off; only with `tokenVia: 'fd'`): it
+   * loads node and the service's code, then waits for its token, so a reload skips that part of the boot.
+   * A start whose argv, environment, `cwd` or `user` differ from the spare's kills it and spawns afresh.
+   * For development, where a watched pack restarts on every save; it costs one idle process.
+   */
+  warmSpare?: boolean;
 }
 
 /** Why the front answered a call 503 (the call did not run). */
@@ -81,7 +88,9 @@ export type UnavailableReason =
 /** What the supervisor did, for logs and tests. */
 export type SupervisorEvent =
   | { kind: 'front-listening'; url: string }
-  | { kind: 'child-spawned'; pid: number; indexPath: string; reason: 'start' | 'restart' }
+  | { kind: 'child-spawned'; pid: number; indexPath: string; reason: 'start' | 'restart'; spare?: true }
+  /** `warmSpare`: a child started ahead of the next start; it waits for its token (`child-spawned` takes it). */
+  | { kind: 'spare-spawned'; pid: number }
   | { kind: 'child-serving'; pid: number; port: number; replaced?: number }
   | { kind: 'boot-failed'; pid?: number; problems: string[]; exitCode: number | null; signal: string | null }
   | { kind: 'child-retiring'; pid: number }

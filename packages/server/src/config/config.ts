@@ -32,8 +32,15 @@ const packSchema = z.strictObject({
   env: z.record(z.string(), z.string()).optional(),
   /** `warn` serves a pack whose required env is missing (naming it in /v1/info); `strict` does not. */
   envCheck: z.enum(['strict', 'warn']).optional(),
-  /** Reindex and swap the pack service when the pack's files change. */
+  /** Reindex and swap the pack service when the pack's files change (and restart it when `.env`/`.env.local` do). */
   watch: z.boolean().optional(),
+  /** `off` lets every variable of its environment reach pack code (`KINDGI_PACK_ENV_FILTER`); default `on`. */
+  envFilter: z.enum(['on', 'off']).optional(),
+  /**
+   * `false`: the pack service gets only `PATH`, `HOME`, `TMPDIR` from the server's environment, not its
+   * `LANG`, `TZ`, `OTEL_*` or the pack's declared names (`kindgi dev`); default true.
+   */
+  inheritEnv: z.boolean().optional(),
 });
 
 const port = z.number().int().min(0).max(65_535);
@@ -255,6 +262,8 @@ export function loadServerConfig(options: {
   const config = parsed.data;
   config.dataDir = resolve(base, config.dataDir);
   if (config.secrets?.keyFile !== undefined) config.secrets.keyFile = resolve(base, config.secrets.keyFile);
+  const secretFiles = config.secrets?.files;
+  if (config.secrets && secretFiles) config.secrets.files = secretFiles.map((file) => resolve(base, file));
   config.packs = config.packs.map((pack) => ('dir' in pack ? { ...pack, dir: resolve(base, pack.dir) } : pack));
   const development = config.tokens.length === 0;
   const loaded: LoadedServerConfig = { config, development, fileSecrets: configFileSecrets(fileValue) };

@@ -16,6 +16,11 @@ export const secretsConfigSchema = z.strictObject({
     .array(z.strictObject({ key: keySchema, id: keyIdSchema.optional() }))
     .max(8)
     .optional(),
+  /**
+   * Dotenv files (the later wins) that hold the secrets of `env`, read on every call instead of the
+   * encrypted store, which is not opened (`kindgi dev`: the pack's `.env` and `.env.local`, env `local`).
+   */
+  files: z.array(z.string().min(1)).min(1).max(8).optional(),
   /** The env calls resolve secrets in and writes default to (default: `KINDGI_ENV`, else `production`). */
   env: z
     .string()

@@ -1,7 +1,6 @@
 import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { parseEnv } from 'node:util';
 import type { PackCaller } from '@kindgi/bindings';
 import { runIndexer } from '@kindgi/indexer';
 import {
@@ -16,6 +15,7 @@ import type { PackUser } from '../isolation/pack-user.js';
 import type { ServerLogger } from '../telemetry/logger.js';
 import { createJavaPackBuild, isJavaPack } from './java-pack.js';
 import { clientCaller } from './pack-caller.js';
+import { isPackEnvFile, packEnv, packEnvReport } from './pack-env.js';
 
 /** A pack this server serves: its current index, and the pipeline its calls take once routed to it. */
 export interface PackHost {
@@ -47,40 +47,7 @@ export interface PackHostOptions {
   runAs?: { user: PackUser; home: string };
 }
 
-// The variables a pack service needs from the server's own environment to run at all.
-const BASE_ENV_NAMES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'SYSTEMROOT'];
 const IGNORED_DIRS = new Set(['node_modules', 'dist', '.kindgi', '.git', 'coverage']);
-
-function readEnvFile(path: string): Record<string, string> {
-  try {
-    return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
-
-function packEnv(pack: PackConfig, index: PackIndex, home: string | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of BASE_ENV_NAMES) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  // The server's OTEL_* settings reach the pack service, so its spans join the server's traces (the
-  // service names itself: the server's OTEL_SERVICE_NAME is not passed).
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith('OTEL_') && name !== 'OTEL_SERVICE_NAME' && value !== undefined) env[name] = value;
-  }
-  // A declared name set in the server's environment reaches the pack (a deployment's secret store).
-  for (const name of [...(index.env?.required ?? []), ...(index.env?.optional ?? [])]) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  Object.assign(env, readEnvFile(join(pack.dir, '.env')), readEnvFile(join(pack.dir, '.env.local')), pack.env ?? {});
-  env.KINDGI_PACK_ENV_CHECK = pack.envCheck ?? 'strict';
-  // The server's own HOME is not the pack user's to read or write.
-  if (home !== undefined) env.HOME = home;
-  return env;
-}
 
 /** Why a pack could not be indexed: one line, and each problem with the file it is in. */
 interface IndexFailure {
@@ -132,6 +99,9 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
     // A JVM can't read the supervisor's descriptor 3 (a socket: open("/dev/fd/3") fails); `Main serve` moves
     // the token off the environment pack code sees by itself (java-pack.ts).
     ...(java ? { tokenVia: 'env' as const } : {}),
+    // A watched pack reloads on every save: a child waiting with node and the service's code loaded
+    // takes most of the boot out of a reload (docs/benchmarks/cli-dev.md).
+    ...(pack.watch && !java ? { warmSpare: true } : {}),
     moduleRoot: pack.dir,
     cwd: pack.dir,
     ...(options.runAs ? { user: { uid: options.runAs.user.uid, gid: options.runAs.user.gid } } : {}),
@@ -166,6 +136,15 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
     );
   }
   const client = createPackServiceClient({ url: front.url, token: front.token });
+  // Names only: which of the pack's variables its service got, and which declared ones it lacks.
+  const reportEnv = () => {
+    const report = packEnvReport(pack, current, packEnv(pack, current, options.runAs?.home));
+    logger.log('info', 'pack-env', `pack ${current.packId}: ${report.loaded.length} variables from its env`, {
+      packId: current.packId,
+      ...report,
+    });
+  };
+  reportEnv();
   logger.log('info', 'pack-serving', `pack ${current.packId} serves ${current.tools.length} tools`, {
     packId: current.packId,
     artifactVersion: current.artifactVersion,
@@ -175,7 +154,10 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   let watcher: FSWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
   let swapping: Promise<void> = Promise.resolve();
-  const reindex = async () => {
+  // When the first change of the burst being handled was seen: a reload reports where its time went.
+  let changeSeenAt: number | undefined;
+  const reindex = async (seenAt: number) => {
+    const began = performance.now();
     const next = await build(indexPath);
     if (next.kind === 'err') {
       logger.log(
@@ -186,6 +168,7 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
       );
       return;
     }
+    const indexed = performance.now();
     const swapped = await supervisor.start(indexPath);
     java?.started(swapped.kind === 'ok');
     if (swapped.kind === 'err') {
@@ -200,17 +183,45 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
       return;
     }
     current = next.value;
+    const timings = { waitMs: began - seenAt, indexMs: indexed - began, bootMs: performance.now() - indexed };
     logger.log('info', 'pack-reloaded', `pack ${current.packId} reloaded`, {
       artifactVersion: current.artifactVersion,
+      timings: Object.fromEntries(Object.entries(timings).map(([name, ms]) => [name, Math.round(ms)])),
     });
     options.onReindexed?.(current);
   };
+  // An env file changed: the same code restarts with the new values (the index and build stay).
+  const restart = async () => {
+    const restarted = await supervisor.start(indexPath);
+    if (restarted.kind === 'err') {
+      const message = `pack ${current.packId}: ${restarted.error.message} (the last good child keeps serving)`;
+      logger.log('warn', 'pack-swap-failed', message, { problems: restarted.error.problems });
+      return;
+    }
+    logger.log('info', 'pack-restarted', `pack ${current.packId} restarted: its env files changed`, {
+      packId: current.packId,
+    });
+    reportEnv();
+  };
+  let envChanged = false;
+  let codeChanged = false;
+  const settle = async () => {
+    const [code, env] = [codeChanged, envChanged];
+    const seenAt = changeSeenAt ?? performance.now();
+    [codeChanged, envChanged, changeSeenAt] = [false, false, undefined];
+    // A re-index starts a new child, which reads the env files anyway.
+    if (code) await reindex(seenAt);
+    else if (env) await restart();
+  };
   if (pack.watch) {
     watcher = watch(pack.dir, { recursive: true }, (_event, changed) => {
-      if (isIgnored(pack.dir, changed) || java?.ignores(changed)) return;
+      if (isPackEnvFile(changed)) envChanged = true;
+      else if (isIgnored(pack.dir, changed) || java?.ignores(changed)) return;
+      else codeChanged = true;
+      changeSeenAt ??= performance.now();
       clearTimeout(timer);
       timer = setTimeout(() => {
-        swapping = swapping.then(reindex, reindex);
+        swapping = swapping.then(settle, settle);
       }, 250);
     });
   }

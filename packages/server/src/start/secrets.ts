@@ -12,6 +12,7 @@ import {
 } from '@kindgi/bindings';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import type { SecretsConfig } from '../config/secrets-config.js';
+import { envFileSecretStore } from '../storage/env-file-secrets.js';
 import type { ServerLogger } from '../telemetry/logger.js';
 
 /** Tenant secrets as the server runs them: the store, and the env calls resolve them in. */
@@ -75,6 +76,15 @@ export async function openServerSecrets(
   dataDir: string,
   logger: ServerLogger,
 ): Promise<Result<ServerSecrets, string[]>> {
+  // Secrets kept in env files (`kindgi dev`): no key, no encrypted store.
+  if (config?.files !== undefined) {
+    const env = config.env ?? DEFAULT_SECRET_ENV;
+    logger.log('info', 'secrets-files', `tenant secrets of env ${env} are read from ${config.files.join(', ')}`, {
+      env,
+      files: config.files,
+    });
+    return ok({ store: envFileSecretStore({ files: config.files, env }), env });
+  }
   const keyring = loadKeyring(config, dataDir);
   if (keyring.kind === 'err') return keyring;
   const store = createSecretStore({ rows, keyring: keyring.value });
