@@ -1,11 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import {
+  type AgentRegistry,
   type ApiLogger,
   type BlobStorageBinding,
   cachedSecretStore,
   consoleLogger,
   DEFAULT_SECRET_ENV,
   type IdempotencyStore,
+  type ModelCatalog,
   type RunCheckBinding,
   type RunHandlerBinding,
   type RunStore,
@@ -18,11 +20,13 @@ import {
 import { type RunExecutionOptions, RunExecutor } from '@kindgi/run-worker';
 import { createS3App } from '@kindgi/s3';
 import { trimTrailingSlash } from 'hono/trailing-slash';
+import { createTurnRunner } from './agents/turn-runner.js';
 import type { AppEnv } from './env.js';
 import { installErrorHandlers } from './errors/install.js';
 import { runErrorFromFailure } from './errors/run-errors.js';
 import { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
 import { idempotencyMiddleware } from './idempotency/middleware.js';
+import { type McpOption, mcpFace } from './mcp.js';
 import { authMiddleware } from './middleware/auth.js';
 import { jsonBodyLimitMiddleware } from './middleware/body-limit.js';
 import { requestIdMiddleware } from './middleware/request-id.js';
@@ -32,6 +36,8 @@ import { mountDocument, OPENAPI_PATH, type OpenApiMeta, registerSecurity } from 
 import { locateScalarBundle } from './openapi/scalar-bundle.js';
 import { apiPackCaller, type SecretsInput, secretsPipeline } from './pack-caller.js';
 import { createCursorSealer } from './pagination/cursor-seal.js';
+import { registerAgentRoutes } from './routes/agents/handlers.js';
+import { registerApprovalRoutes } from './routes/approvals/handlers.js';
 import { registerArtifactRoutes } from './routes/artifacts/handlers.js';
 import { registerGuardrailRoutes } from './routes/guardrails/handlers.js';
 import { HEALTH_PATHS, type ReadinessProbe, registerHealthRoutes } from './routes/health.js';
@@ -62,6 +68,12 @@ export interface CreateAppInput {
   /** Mounts /v1/runs. */
   runStore?: RunStore;
   /**
+   * The tenants' agents: mounts /v1/agents and, with `runStore`, /v1/approvals and agent runs (`POST /v1/runs`
+   * with `agentId`, turns by @kindgi/agent-kernel over the app's pack-call pipeline). Without `models` (or
+   * without `toolRegistry`) an agent run is 501 `agents-unsupported`.
+   */
+  agents?: { registry: AgentRegistry; models?: ModelCatalog | undefined };
+  /**
    * Mounts /v1/secrets and sends every tool call the secrets its tool declares, for the call's tenant, in
    * `env` (default `production`). `declared` names what a call's tool declares; default: the registry's
    * descriptor of the tool.
@@ -70,6 +82,11 @@ export interface CreateAppInput {
   /** Default: `createInMemoryIdempotencyStore()` (one process only). */
   idempotencyStore?: IdempotencyStore;
   openapi?: OpenApiMeta & { docs?: true | { path?: string; title?: string } };
+  /**
+   * Mounts `@kindgi/mcp`'s MCP face at `path` (default `/mcp`): the registry's tools for the token's tenant,
+   * called through the same pipeline as `/v1/tools/{id}/invoke`. Needs `toolRegistry`.
+   */
+  mcp?: true | McpOption;
   logger?: ApiLogger;
   /** Largest artifact upload in bytes. Default 100 MB. */
   artifactMaxBytes?: number;
@@ -159,9 +176,17 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
   if (input.toolRegistry) {
     registerGuardrailRoutes(app, { toolRegistry: input.toolRegistry, runCheck, cursors });
   }
+  if (input.agents) registerAgentRoutes(app, { agents: input.agents.registry, cursors });
+  // Agent turns run in the executor, but run-worker knows no kernel (the kernel depends on it): it gets a runner.
+  const models = input.toolRegistry ? input.agents?.models : undefined;
+  const runTurn =
+    input.agents && input.toolRegistry && models
+      ? createTurnRunner({ agents: input.agents.registry, tools: input.toolRegistry, callPack, models })
+      : undefined;
   let executor: RunExecutor | undefined;
   if (input.runStore) {
     executor = new RunExecutor({
+      ...(runTurn ? { runTurn } : {}),
       runStore: input.runStore,
       callPack,
       checks: runCheck !== undefined,
@@ -176,6 +201,7 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
       executor,
       toolRegistry: input.toolRegistry,
       runCheck,
+      agents: input.agents ? { registry: input.agents.registry, runs: runTurn !== undefined } : undefined,
       cursors,
       logger,
       timing: {
@@ -185,12 +211,20 @@ export function createApp(bindings: CreateAppInput): KindgiApp {
       },
       maxStreamsPerTenant: input.sse?.maxStreamsPerTenant ?? DEFAULT_MAX_STREAMS_PER_TENANT,
     });
+    if (input.agents) registerApprovalRoutes(app, { runStore: input.runStore, cursors });
   }
 
   mountDocument(app, input.openapi ?? {});
   if (docs !== undefined) {
     const title = docs === true ? 'Kindgi API' : (docs.title ?? 'Kindgi API');
     mountDocs(app, { path: docsPath, title, documentUrl: OPENAPI_PATH, bundle: docsBundle });
+  }
+
+  if (input.mcp !== undefined) {
+    if (input.toolRegistry === undefined) throw new Error('createApp: the mcp option needs a toolRegistry');
+    // Bearer auth and JSON-RPC errors of its own, like /s3: routed before /s3 so a root S3 mount cannot shadow it.
+    const deps = { resolveToken: input.resolveToken, toolRegistry: input.toolRegistry, callPack, logger };
+    app.route('/', mcpFace(input.mcp, deps));
   }
 
   if (input.blobStorage && input.s3Credentials) {

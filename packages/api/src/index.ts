@@ -35,6 +35,7 @@ export { ApiError, type ErrorEnvelope } from './errors/api-error.js';
 export { REST_ERROR_STATUS, type RestErrorCode, type RestErrorStatus, statusFor } from './errors/codes.js';
 export { createInMemoryIdempotencyStore } from './idempotency/in-memory-store.js';
 export { type IdempotencyOptions, idempotencyMiddleware } from './idempotency/middleware.js';
+export type { McpOption } from './mcp.js';
 export { createOpenApiDocument, OPENAPI_PATH, type OpenApiMeta } from './openapi/document.js';
 export { type CursorSealer, createCursorSealer } from './pagination/cursor-seal.js';
 export type { ReadinessCheckResult, ReadinessProbe } from './routes/health.js';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createIndexAgentRegistry } from '@kindgi/bindings';
 import type { PackIndex } from '@kindgi/protocol';
 import { packError } from '@kindgi/protocol';
 import {
@@ -135,6 +136,8 @@ export function makeApp(overrides: Partial<CreateAppInput> = {}, control: Parame
     runStore: createInMemoryRunStore(),
     blobStorage: createInMemoryBlobStorage(),
     secrets: { store: createInMemorySecretStore(TEST_KEYRING) },
+    // No agents in PACK and no model: the agent and approval routes are mounted, agent runs reach the kernel.
+    agents: { registry: createIndexAgentRegistry([]), models: { get: () => undefined } },
   };
   const input: CreateAppInput = { ...bindings, logger: quietLogger, ...overrides };
   return { app: createApp(input), ...bindings };

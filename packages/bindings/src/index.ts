@@ -1,4 +1,17 @@
+export {
+  type AgentDescriptor,
+  type AgentRegistry,
+  createIndexAgentRegistry,
+  type ToolVersionDescriptor,
+} from './agent-registry.js';
 export { type ApiLogger, consoleLogger } from './api-logger.js';
+export type {
+  ApprovalDecisionInput,
+  ApprovalFilter,
+  ApprovalRecord,
+  ApprovalStatus,
+  SuspendedTurn,
+} from './approvals.js';
 export type { Principal, TokenResolver } from './auth.js';
 export {
   type BlobBytesPort,
@@ -106,6 +119,17 @@ export {
   ownIndexEntries,
   type RegistryPacks,
 } from './index-registry.js';
+export type {
+  ModelCatalog,
+  ModelError,
+  ModelMessage,
+  ModelProviderBinding,
+  ModelRequest,
+  ModelResponse,
+  ModelTool,
+  ModelToolCall,
+  ModelUsage,
+} from './model-provider.js';
 export { callerOfBindings, composePackCall, toRunCheck, toRunHandler } from './pack-call/compose.js';
 export { deadlineLayer } from './pack-call/deadline-layer.js';
 export { didNotRun, type RetryLayerOptions, retryLayer } from './pack-call/retry-layer.js';
@@ -123,7 +147,14 @@ export type {
 } from './pack-calls.js';
 export { type RangeHeader, readRangeHeader } from './range-header.js';
 export { attemptRun, unwrapRun } from './run-core/refusals.js';
-export type { ClaimFilter, PagedRun, RunRows, StoredRunEvent } from './run-core/rows.js';
+export type {
+  ApprovalChange,
+  ClaimFilter,
+  PagedRun,
+  RunRows,
+  StoredApproval,
+  StoredRunEvent,
+} from './run-core/rows.js';
 export { createRunStore } from './run-core/store.js';
 export {
   holdsLease,

@@ -1,7 +1,9 @@
 import type { Result } from '@kindgi/protocol';
+import type { ApprovalDecisionInput, ApprovalFilter, ApprovalRecord, SuspendedTurn } from './approvals.js';
 import type { GuardrailDescriptor } from './tool-registry.js';
 
-export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+/** `waiting`: an agent run suspended at an approval gate, until the approval is decided. */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 
 /** Statuses after which a run never changes. */
 export const TERMINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -26,7 +28,10 @@ export interface RunError {
 export interface RunRecord {
   runId: string;
   tenantId: string;
+  /** The tool run; for an agent run, its agent id (as `agentId`). */
   toolId: string;
+  /** Set on agent runs (`POST /v1/runs` with `agentId`). */
+  agentId?: string;
   version?: string;
   status: RunStatus;
   input: unknown;
@@ -51,6 +56,8 @@ export interface RunJob {
   deadlineMs?: number;
   /** Resolved when the run was accepted, so the executing server needs no registry lookup. */
   guardrails: GuardrailDescriptor[];
+  /** An agent run: executed by the app's turn runner, not by one pack call. */
+  agent?: { dryRun?: boolean };
 }
 
 /** A run this executor holds the lease of: it alone may finish it while it heartbeats. */
@@ -87,6 +94,9 @@ export type RunStoreError =
   | { code: 'run-lease-lost'; message: string }
   /** `list` was given a cursor the store did not issue. */
   | { code: 'invalid-cursor'; message: string }
+  | { code: 'approval-not-found'; message: string }
+  /** The approval was decided already: a decision is taken once. */
+  | { code: 'approval-already-completed'; message: string; approval: ApprovalRecord }
   | { code: 'run-store-error'; message: string; cause?: unknown };
 
 type Async<T> = Promise<Result<T, RunStoreError>>;
@@ -193,4 +203,26 @@ export interface RunStore {
   watch(tenantId: string, runId: string, onChange: () => void): () => void;
   /** Calls `onQueued` soon after any process enqueues or requeues a run; returns the unsubscribe. */
   watchQueue(onQueued: () => void): () => void;
+  /**
+   * Suspends a leased agent run at an approval gate, atomically: the run becomes `waiting` (lease released,
+   * `run.waiting` journaled) and the pending approval is stored with the turn's state. `run-lease-lost`
+   * when `owner` no longer holds the run.
+   */
+  suspend(tenantId: string, runId: string, owner: string, approval: ApprovalRecord, state: unknown): Async<RunRecord>;
+  getApproval(tenantId: string, approvalId: string): Async<ApprovalRecord | null>;
+  /** Newest first; a `cursor` the store did not issue is `invalid-cursor`. */
+  listApprovals(
+    tenantId: string,
+    filter: ApprovalFilter,
+    cursor: string | undefined,
+    limit: number,
+  ): Async<{ data: ApprovalRecord[]; nextCursor?: string }>;
+  /**
+   * Decides a pending approval and, in the same step, puts its `waiting` run back in the queue (journaling
+   * `run.resumed`), so any server resumes it. `approval-not-found` (another tenant's too),
+   * `approval-already-completed` when it was decided before.
+   */
+  completeApproval(tenantId: string, approvalId: string, decision: ApprovalDecisionInput): Async<ApprovalRecord>;
+  /** The run's latest approval and the turn state stored with it; null when it never waited. */
+  suspendedTurn(tenantId: string, runId: string): Async<SuspendedTurn | null>;
 }

@@ -1,13 +1,14 @@
 import type { RunStatus } from './runs.js';
 
 /** Which wire surface answered a request. */
-export type HttpSurface = 'v1' | 's3';
+export type HttpSurface = 'v1' | 's3' | 'mcp';
 
 /** One answered HTTP request, as `createApp` reports it. Every field is bounded (no ids, keys or raw paths). */
 export interface HttpRequestEvent {
   surface: HttpSurface;
   /** The matched route template (`/v1/tools/:toolId/invoke`, `/s3/:bucket/:key?uploadId`), or `unmatched`. */
   route: string;
+  /** The HTTP method; for `mcp`, the JSON-RPC method (`tools/call`, …, `other`), or the HTTP method without one. */
   method: string;
   status: number;
   durationMs: number;

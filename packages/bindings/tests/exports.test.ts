@@ -44,6 +44,7 @@ describe('@kindgi/bindings public surface', () => {
       'consoleLogger',
       'consumeBody',
       'createBlobStorage',
+      'createIndexAgentRegistry',
       'createIndexToolRegistry',
       'createLocalRunWatchers',
       'createRunStore',

@@ -70,6 +70,16 @@ function phasesOf(reload, savedAt, calledAt) {
   return { watch: seenAt - savedAt, debounce: waitMs, index: indexMs, boot: bootMs, call: calledAt - servedAt };
 }
 
+/** Polls `check` every `everyMs` until it holds; throws when `kindgi dev` exited or after a minute. */
+async function until(child, check, everyMs, what) {
+  const deadline = performance.now() + 60_000;
+  while (!(await check())) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`kindgi dev exited waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`no ${what} within a minute`);
+    await sleep(everyMs);
+  }
+}
+
 async function main() {
   const { root, dir } = copyPack();
   const toolFile = join(dir, 'tools', 'format-citation', 'index.ts');
@@ -84,9 +94,9 @@ async function main() {
   });
   const reloadEvents = collectReloads(child);
   try {
-    while (!existsSync(devFile)) await sleep(10);
+    await until(child, () => existsSync(devFile), 10, 'dev.json');
     const dev = JSON.parse(readFileSync(devFile, 'utf8'));
-    while (!(await call(dev)).ok) await sleep(10);
+    await until(child, async () => (await call(dev)).ok, 10, 'a first call');
     const firstCallMs = performance.now() - started;
 
     const latencies = [];
@@ -96,10 +106,10 @@ async function main() {
       const savedAt = Date.now();
       const seen = reloadEvents.length;
       save(n);
-      while (!(await call(dev)).citation.includes(`p${n}.`)) await sleep(5);
+      await until(child, async () => (await call(dev)).citation.includes(`p${n}.`), 5, `save ${n}'s code`);
       latencies.push(performance.now() - saved);
       const calledAt = Date.now();
-      while (reloadEvents.length === seen) await sleep(5);
+      await until(child, () => reloadEvents.length > seen, 5, `save ${n}'s reindexed event`);
       phases.push(phasesOf(reloadEvents[seen], savedAt, calledAt));
       await sleep(300);
     }
@@ -119,7 +129,7 @@ async function main() {
         await sleep(20);
       }
       await Promise.all(calls);
-      while (!(await call(dev)).citation.includes(`p${n}.`)) await sleep(5);
+      await until(child, async () => (await call(dev)).citation.includes(`p${n}.`), 5, `save ${n}'s code`);
     }
     const result = {
       firstCallMs: Math.round(firstCallMs),
@@ -131,14 +141,23 @@ async function main() {
       },
       // The median of each phase of a save (docs/benchmarks/cli-dev.md, "Where a save's time goes").
       phasesP50Ms: Object.fromEntries(
-        Object.keys(phases[0]).map((name) => [name, percentile(phases.map((p) => p[name]), 50)]),
+        Object.keys(phases[0]).map((name) => [
+          name,
+          percentile(
+            phases.map((p) => p[name]),
+            50,
+          ),
+        ]),
       ),
       callsAcrossReloads: { calls: sent, reloads, failures },
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
-    process.kill(-child.pid, 'SIGINT');
-    await new Promise((done) => child.once('exit', done));
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      process.kill(-child.pid, 'SIGINT');
+      await exited;
+    }
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -94,7 +94,7 @@ describe('kindgi build on the example pack', () => {
     expect(report.layers.stages.map((stage) => stage.name)).toEqual(['build', 'indexer', 'runtime']);
   });
 
-  it('refuses a pack with no lockfile, a Python pack and bad arguments, rendering nothing', async () => {
+  it('refuses a pack with no lockfile, a language with no image and bad arguments, rendering nothing', async () => {
     const root = makeTempDir('build-refusals');
     const pack = copyExamplePack(root);
     writeFileSync(join(pack, 'package-lock.json'), '');
@@ -104,17 +104,20 @@ describe('kindgi build on the example pack', () => {
     expect(twoLocks.code).toBe(1);
     expect(JSON.parse(twoLocks.stdout)).toMatchObject({ error: { code: 'lockfile-missing' } });
 
-    const python = join(root, 'py');
-    mkdirSync(python);
+    // Python packs build (build-python.test.ts); a Scala pack has no image yet.
+    const scala = join(root, 'scala');
+    mkdirSync(scala);
     writeFileSync(
-      join(python, 'pyproject.toml'),
-      '[project]\nname = "acme"\nversion = "1.0.0"\n\n[tool.kindgi]\npack = { id = "acme" }\n',
+      join(scala, 'kindgi.config.json'),
+      '{ "language": "scala", "pack": { "id": "acme", "version": "1.0.0" } }\n',
     );
-    const ran = await runKindgiBuild(['--pack-dir', python], root);
+    const ran = await runKindgiBuild(['--pack-dir', scala], root);
     expect(ran.code).toBe(1);
-    expect(ran.stderr).toContain('kindgi build: Python packs have no image build yet (issue 36)');
+    expect(ran.stderr).toContain(
+      'kindgi build: scala packs have no image build: kindgi build renders images for Node, Java and Python packs',
+    );
     expect(ran.stdout).toBe('');
-    expect(filesUnder(python)).toEqual(['pyproject.toml']);
+    expect(filesUnder(scala)).toEqual(['kindgi.config.json']);
 
     const bad = await runKindgiBuild(['--nope'], pack);
     expect(bad.code).toBe(2);

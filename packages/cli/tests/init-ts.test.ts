@@ -60,7 +60,7 @@ describe('kindgi init --language ts', () => {
     expect(readFileSync(join(cwd, 'Empty_Dir/kindgi.config.ts'), 'utf8')).toContain("id: 'acme'");
   });
 
-  it('refuses a bad pack id, an unknown language and Python with exit 2', async () => {
+  it('refuses a bad pack id and an unknown language with exit 2 (Python: init-python.test.ts)', async () => {
     const cwd = tempDir('init-bad');
     const badId = await kindgi(['init', 'Bad_Name'], { cwd });
     expect(badId.code).toBe(2);
@@ -68,9 +68,6 @@ describe('kindgi init --language ts', () => {
     const unknown = await kindgi(['init', 'x', '--language', 'cobol'], { cwd });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown language "cobol"');
-    const python = await kindgi(['init', 'x', '--language', 'python'], { cwd });
-    expect(python.code).toBe(2);
-    expect(python.stderr).toContain('Python packs are not supported yet');
     expect(existsSync(join(cwd, 'x'))).toBe(false);
   });
 });

@@ -63,10 +63,11 @@ describe('indexing the example pack', () => {
         config: { minCitations: 1, requireCitationTool: true },
       }),
     ]);
+    // A tool definition an agent lists is pinned to its version, as Java's Agent.tool(Tool) pins it.
     expect(index.agents[0].tools).toEqual([
-      'acme.lookup-case',
-      'acme.format-citation',
-      'acme.case-link',
+      { id: 'acme.lookup-case', range: '1.4.0' },
+      { id: 'acme.format-citation', range: '1.4.0' },
+      { id: 'acme.case-link', range: '1.4.0' },
       { id: 'acme.slow-report', range: '^1.4.0' },
     ]);
     expect(index.agents[0].guardrails).toEqual(['acme.citations-checked']);

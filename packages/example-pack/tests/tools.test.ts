@@ -61,8 +61,17 @@ describe('the example tools', () => {
     if (!evaluate) throw new Error('the inline check should be set as evaluate');
     const bindings = { abortSignal: new AbortController().signal };
     const config = { minCitations: 1, requireCitationTool: true };
-    const cited = { output: 'Refunds take 5 days [Refund policy, p. 3].', toolCalls: [{ id: 'acme.format-citation' }] };
+    // The RunTrace's tool calls: `toolCallId`, `toolId`, `toolName`, `arguments` (what an agent turn records).
+    const call = {
+      toolCallId: 'call_1',
+      toolId: 'acme.format-citation',
+      toolName: 'acme.format-citation',
+      arguments: {},
+    };
+    const cited = { output: 'Refunds take 5 days [Refund policy, p. 3].', toolCalls: [call] };
     expect(await evaluate(config, cited, bindings)).toEqual({ passed: true, attributes: { citations: 1 } });
+    const byCallId = { ...cited, toolCalls: [{ id: 'acme.format-citation' }] };
+    expect(await evaluate(config, byCallId, bindings)).toMatchObject({ passed: false });
     expect(await evaluate(config, { output: 'Refunds take 5 days.' }, bindings)).toEqual({
       passed: false,
       reason: 'The answer cites 0 source(s); at least 1 needed',

@@ -47,18 +47,10 @@ export const DEFAULT_JAVA_DISCOVERY = perFolder((folder) => `src/main/java/**/${
 export const DEFAULT_SCALA_DISCOVERY = perFolder((folder) => `src/main/scala/**/${folder}/**/*.scala`);
 
 /**
- * The ids of the built-in checks (`@kindgi/guardrails`). A pack may name one as its guardrail's `check`;
- * it may not ship its own implementation under one, because the runtime would run the built-in instead.
+ * The ids of the built-in checks, which the runtime evaluates itself (defined once, in `@kindgi/protocol`). A
+ * pack may name one as its guardrail's `check`; it may not ship its own implementation under one.
  */
-export const RESERVED_CHECK_IDS = Object.freeze([
-  'must-cite',
-  'never-call-tool',
-  'max-tool-calls',
-  'output-matches',
-  'tool-order',
-  'required-substring',
-  'forbidden-substring',
-] as const);
+export { RESERVED_CHECK_IDS } from '@kindgi/protocol';
 
 /** Files never indexed, whatever the patterns say: dependencies, dot entries, tests, type declarations. */
 export const DISCOVERY_IGNORE = [

@@ -1,7 +1,7 @@
 export { INDEX_ENVELOPE_VERSION, validatePackEnvDeclaration } from '@kindgi/protocol';
 export { type BundleMap, checkBundleMap } from './build/bundle-map.js';
 export { main } from './cli/kindgi-index.js';
-export { findKindgiConfig } from './config/find.js';
+export { findKindgiConfig, readPyprojectTable } from './config/find.js';
 export {
   type LoadedKindgiConfig,
   type LoadKindgiConfigOptions,

@@ -23,6 +23,7 @@ describe('@kindgi/indexer public surface', () => {
       'main',
       'packLanguage',
       'readKindgiConfig',
+      'readPyprojectTable',
       'resolveDiscovery',
       'runIndexer',
       'validatePackEnvDeclaration',

@@ -30,6 +30,7 @@ const VALIDATORS = [
   ['validateTransportErrorBody', 'pack-protocol', 'transportError', 'TransportErrorBody'],
   ['validateHealthBody', 'pack-protocol', 'health', 'HealthBody'],
   ['validatePackIndex', 'pack-index', undefined, 'PackIndex'],
+  ['validateIndexAgent', 'pack-index', 'agent', 'IndexAgent'],
 ];
 
 /** TypeScript names, by JSON Pointer into each schema (the rest are inlined). */
@@ -70,6 +71,9 @@ const TYPE_NAMES = {
     '/$defs/guardrail/properties/severity': 'GuardrailSeverity',
     '/$defs/guardrail/properties/scope': 'GuardrailScope',
     '/$defs/agent': 'IndexAgent',
+    '/$defs/agentToolRef': 'AgentToolRef',
+    '/$defs/conversationPolicy': 'ConversationPolicy',
+    '/$defs/conversationPolicy/properties/hitl': 'ApprovalGates',
     '/$defs/flow': 'IndexFlow',
   },
 };

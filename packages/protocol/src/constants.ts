@@ -42,3 +42,17 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * limit): a bigger output is answered `output-too-large`, and a client stops reading there.
  */
 export const DEFAULT_MAX_OUTPUT_BYTES = DEFAULT_MAX_BODY_BYTES;
+
+/**
+ * The ids of the runtime's built-in guardrail checks, evaluated by the runtime itself over the turn's trace.
+ * A pack may name one as its guardrail's `check`; it may not ship its own check under one.
+ */
+export const RESERVED_CHECK_IDS = Object.freeze([
+  'must-cite',
+  'never-call-tool',
+  'max-tool-calls',
+  'output-matches',
+  'tool-order',
+  'required-substring',
+  'forbidden-substring',
+] as const);

@@ -8,6 +8,7 @@ export {
   INDEX_ENVELOPE_VERSION,
   PACK_HEADERS,
   PACK_PROTOCOL_VERSION,
+  RESERVED_CHECK_IDS,
   SILENCE_GRACE_MS,
 } from './constants.js';
 export {
@@ -24,6 +25,7 @@ export {
 } from './error-codes.js';
 export {
   validateHealthBody,
+  validateIndexAgent,
   validateInfo,
   validatePackIndex,
   validateRequest,
@@ -61,6 +63,9 @@ export { type ResolvedPackEnv, validatePackEnvDeclaration } from './pack-env-dec
 export { describeThrown, messageOf, type PackErrorExtra, packError, toWireCause } from './pack-error.js';
 export { isPackId, PACK_ID_PATTERN } from './pack-id.js';
 export type {
+  AgentToolRef,
+  ApprovalGates,
+  ConversationPolicy,
   EnvName,
   GuardrailAction,
   GuardrailActionName,

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiLogger, ClaimedRun, GuardrailDescriptor, PackCaller, RunRecord, RunStore } from '@kindgi/bindings';
+import type {
+  ApiLogger,
+  ApprovalRecord,
+  ClaimedRun,
+  GuardrailDescriptor,
+  PackCaller,
+  RunJob,
+  RunRecord,
+  RunStore,
+} from '@kindgi/bindings';
 import { ok, type Result } from '@kindgi/protocol';
+import { type AgentTurnRunner, attemptAgentRun } from './agent-run.js';
 import type { RunWorkerError } from './errors.js';
 import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions, tenantQueueLimit } from './execution-options.js';
 import type { DescribeFailure } from './pack-reply.js';
@@ -14,8 +24,11 @@ import { RunRecorder } from './run-recorder.js';
 export interface StartRunInput {
   tenantId: string;
   requestId: string;
+  /** The tool; for an agent run, the agent's id. */
   toolId: string;
-  /** The queue the run waits in (the tool's pack). */
+  /** An agent run: executed by `runTurn`. */
+  agent?: { agentId: string; dryRun?: boolean };
+  /** The queue the run waits in (the tool's pack, or the agent's). */
   packId: string;
   version?: string | undefined;
   input: unknown;
@@ -44,6 +57,8 @@ export interface RunExecutorDeps {
   options?: Partial<RunExecutionOptions>;
   /** The packs this process serves, asked at every claim (they may change); any pack when absent. */
   servedPacks?: () => readonly string[];
+  /** Runs agent turns (built by the app from the agent kernel); without it agent runs fail `agents-unsupported`. */
+  runTurn?: AgentTurnRunner;
 }
 
 const INTERRUPTED =
@@ -110,8 +125,10 @@ export class RunExecutor {
       updatedAt: at,
     };
     if (input.version !== undefined) record.version = input.version;
+    if (input.agent !== undefined) record.agentId = input.agent.agentId;
     this.work();
-    const job = { packId: input.packId, requestId: input.requestId, guardrails: input.guardrails };
+    const job: RunJob = { packId: input.packId, requestId: input.requestId, guardrails: input.guardrails };
+    if (input.agent !== undefined) job.agent = input.agent.dryRun ? { dryRun: true } : {};
     const queued = await this.deps.runStore.enqueue(
       record,
       input.deadlineMs === undefined ? job : { ...job, deadlineMs: input.deadlineMs },
@@ -259,13 +276,20 @@ export class RunExecutor {
       onStoreFailure: () => this.#noteStoreFailure(),
     });
     try {
-      const result = await attemptRun(this.deps, run, job, controller.signal);
+      const result =
+        job.agent !== undefined
+          ? await attemptAgentRun(this.deps, claimed, controller.signal)
+          : await attemptRun(this.deps, run, job, controller.signal);
       // A failed journal write ends the run as an unexpected failure would, aborted or not.
       if (result.kind === 'store-failed') {
         await this.#failUnexpectedly(run, `the run store failed: ${result.error.message}`);
         return;
       }
       if (controller.signal.aborted) return;
+      if (result.kind === 'suspended') {
+        await this.#suspend(run, result.approval, result.state);
+        return;
+      }
       if (result.kind === 'outcome') {
         await this.#recorder.finish(run, result.outcome, this.#owner);
         return;
@@ -282,6 +306,14 @@ export class RunExecutor {
       await this.#failUnexpectedly(run, String(thrown));
     } finally {
       release();
+    }
+  }
+
+  /** Parks the run at its approval gate; a lost lease means a cancel ended it meanwhile, which stands. */
+  async #suspend(run: RunRecord, approval: ApprovalRecord, state: unknown): Promise<void> {
+    const parked = await this.deps.runStore.suspend(run.tenantId, run.runId, this.#owner, approval, state);
+    if (parked.kind === 'err' && parked.error.code !== 'run-lease-lost') {
+      await this.#failUnexpectedly(run, `could not suspend the run: ${parked.error.message}`);
     }
   }
 

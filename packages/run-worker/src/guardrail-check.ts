@@ -1,5 +1,6 @@
 import type { GuardrailDescriptor, RunCheckBinding } from '@kindgi/bindings';
-import { type CheckResult, err, ok, parsePackResponse, type Result, type RunTrace } from '@kindgi/protocol';
+import { type CheckResult, err, ok, packError, parsePackResponse, type Result, type RunTrace } from '@kindgi/protocol';
+import { evaluateBuiltInCheck, isBuiltInCheck } from './builtin-checks.js';
 import { type PackCallFailure, readPackReply } from './pack-reply.js';
 
 /** What one guardrail check may add: configuration over the guardrail's own, a signal, a deadline. */
@@ -16,12 +17,20 @@ export async function checkGuardrail(
   trace: RunTrace,
   options: GuardrailCheckOptions,
 ): Promise<Result<CheckResult, PackCallFailure>> {
+  const config = { ...(guardrail.config ?? {}), ...(options.config ?? {}) };
+  // A built-in check (`check: 'must-cite'`) is the runtime's: no pack ships it, so none is called.
+  if (isBuiltInCheck(guardrail.checkId)) {
+    const verdict = evaluateBuiltInCheck(guardrail.checkId, config, trace);
+    if (verdict.kind === 'ok') return verdict;
+    const message = packError('input-validation-failed', verdict.error, { checkId: guardrail.checkId });
+    return err({ kind: 'pack-error', message });
+  }
   const reply = await runCheck({
     check: { id: guardrail.checkId },
     // A check id alone may name checks in two packs: the guardrail's pack is the one meant. A queued run's
     // guardrails were resolved when it was accepted; a router that no longer serves that pack looks again.
     packId: guardrail.packId,
-    config: { ...(guardrail.config ?? {}), ...(options.config ?? {}) },
+    config,
     trace,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),

@@ -1,3 +1,4 @@
+export type { AgentRunRequest, AgentRunResult, AgentTurnRunner } from './agent-run.js';
 export type { RunWorkerError } from './errors.js';
 export { DEFAULT_RUN_EXECUTION, type RunExecutionOptions } from './execution-options.js';
 export { RunExecutor, type RunExecutorDeps, type StartedRun, type StartRunInput } from './executor.js';

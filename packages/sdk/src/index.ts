@@ -10,6 +10,8 @@ export type {
 export type { BuildExtension, ImageConfig, PrismaOptions } from './build.js';
 export type { CheckBindings, LogFields, ToolContext, ToolLogger } from './context.js';
 export {
+  type AgentApprovalGates,
+  type AgentConversationPolicy,
   type AgentDefinition,
   type AgentGuardrailRef,
   type AgentSpec,

@@ -1,6 +1,7 @@
 import { createSecretRedactor } from '@kindgi/bindings';
 import { err, ok, type Result } from '@kindgi/protocol';
 import type { LoadedServerConfig, ServerConfig } from './config/config.js';
+import { serverAgents } from './start/agents.js';
 import { createServerApp } from './start/app.js';
 import { s3CredentialResolver, withStartCredentials } from './start/credentials.js';
 import { isolatePacks } from './start/isolation.js';
@@ -72,6 +73,8 @@ export async function startServer(
   const packs = await startPacks(config, { logger, command, metrics, isolation: isolation.value }, teardown);
   if (packs.kind === 'err') return failed(packs.error);
   const { hosts } = packs.value;
+  const agents = serverAgents(config, packs.value, process.env);
+  if (agents.kind === 'err') return failed([agents.error]);
 
   const s3Credentials = s3CredentialResolver(config);
   // us-east-1 stays accepted (and is the region errors name); the config adds to it.
@@ -85,6 +88,7 @@ export async function startServer(
     s3Credentials,
     s3Regions,
     secrets: { ...secrets.value, onSend: (values) => redactor.remember(values) },
+    agents: agents.value,
   });
 
   const listeners = await startListeners({

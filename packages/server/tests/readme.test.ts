@@ -3,7 +3,9 @@ import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { type ScriptedModel, startScriptedModel } from '@kindgi/test-services/model-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './agents-pack.js';
 import {
   cleanupTempDirs,
   EXAMPLE_PACK_DIR,
@@ -20,13 +22,29 @@ const run = promisify(execFile);
 const README = join(REPO_ROOT, 'README.md');
 const README_URL = 'http://127.0.0.1:8787';
 
-/** The first `sh` block under the README's "## Try it" heading. */
-function tryItBlock(markdown: string): string {
+/** The `sh` block under the README's "## Try it" heading: the first, or (`nth`) a later one. */
+function tryItBlock(markdown: string, nth = 0): string {
   const section = markdown.split(/^## Try it\s*$/m)[1];
   if (section === undefined) throw new Error('README.md has no "## Try it" section');
-  const block = /^```sh\n([\s\S]*?)^```$/m.exec(section.split(/^## /m)[0] ?? '');
-  if (!block?.[1]) throw new Error('the "## Try it" section has no ```sh block');
-  return block[1];
+  const blocks = [...(section.split(/^## /m)[0] ?? '').matchAll(/^```sh\n([\s\S]*?)^```$/gm)];
+  const block = blocks[nth]?.[1];
+  if (!block) throw new Error(`the "## Try it" section has no ${nth + 1}. \`\`\`sh block`);
+  return block;
+}
+
+/** The model the README's agent example is pointed at here: the support agent's turn, scripted. */
+function supportTurn(): Promise<ScriptedModel> {
+  return startScriptedModel((_index, request) =>
+    request.body.messages.some((message) => message.role === 'tool')
+      ? { kind: 'text', text: 'CASE-1001 is open [Refund policy, p. 3].' }
+      : {
+          kind: 'tools',
+          calls: [
+            call('acme.lookup-case', { caseId: 'CASE-1001' }),
+            call('acme.format-citation', { source: 'Refund policy', page: 3 }),
+          ],
+        },
+  );
 }
 
 /** The committed example config with only what a test must change: a temp dataDir, port 0, absolute pack dirs. */
@@ -66,20 +84,25 @@ describe("the README's Try it examples", () => {
   let root: string;
   let cwd: string;
   let server: RunningServer;
+  let model: ScriptedModel;
 
   beforeAll(async () => {
+    model = await supportTurn();
     root = makeTempDir('readme');
     cwd = join(root, 'repo');
     mkdirSync(cwd, { recursive: true });
     copyFileSync(README, join(cwd, 'README.md'));
     // dataDir is the shell's ./.kindgi, as with `pnpm start` from the repository's folder.
     const configPath = join(root, 'kindgi.server.json');
-    writeFileSync(configPath, JSON.stringify(exampleConfig(join(cwd, '.kindgi')), null, 2));
+    // The README tells the reader to add a `models` entry; here it is the suite's scripted model.
+    const models = { default: { provider: 'openai-compatible', baseUrl: model.url, model: 'scripted-1' } };
+    writeFileSync(configPath, JSON.stringify({ ...exampleConfig(join(cwd, '.kindgi')), models }, null, 2));
     server = await startServer(configPath);
   });
 
   afterAll(async () => {
     await stopAllServers();
+    await model?.close();
     cleanupTempDirs();
   });
 
@@ -128,6 +151,37 @@ describe("the README's Try it examples", () => {
     );
     expect(entry?.size).toBe(Buffer.byteLength(markdown));
   }, 90_000);
+
+  it('runs the example agent as written against the model its config names', async () => {
+    const home = join(root, 'home-agent');
+    mkdirSync(home, { recursive: true });
+    const block = tryItBlock(readFileSync(README, 'utf8'), 1);
+    expect(block).toContain('"agentId": "acme.support-agent"');
+    const script = join(root, 'try-agent.sh');
+    writeFileSync(script, block.replaceAll(README_URL, server.url));
+    const { stdout } = await run('bash', ['-euo', 'pipefail', script], {
+      cwd,
+      env: shellEnv(home, process.env.PATH ?? ''),
+    });
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, -1)).toEqual([
+      'event: run.started',
+      'event: model.call',
+      'event: tool.call',
+      'event: tool.call',
+      'event: tool.result',
+      'event: tool.result',
+      'event: model.call',
+      'event: guardrail.result',
+      'event: run.completed',
+    ]);
+    expect(JSON.parse(lines.at(-1) ?? '{}')).toEqual({
+      status: 'completed',
+      answer: 'CASE-1001 is open [Refund policy, p. 3].',
+      usage: { inputTokens: 22, outputTokens: 14, totalTokens: 36 },
+      violations: [],
+    });
+  }, 60_000);
 
   it('names a docs page and an OpenAPI document that the server serves', async () => {
     const markdown = readFileSync(README, 'utf8');

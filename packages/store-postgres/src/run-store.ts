@@ -15,6 +15,7 @@ import {
   type StoredRunEvent,
 } from '@kindgi/bindings';
 import type pg from 'pg';
+import { postgresApprovalRows } from './approval-rows.js';
 import { type PostgresListener, RUN_EVENTS_CHANNEL, RUN_QUEUE_CHANNEL } from './notify.js';
 import type { PostgresPool } from './pool.js';
 import { inTransaction, NOW_MS, sql } from './tx.js';
@@ -240,5 +241,6 @@ export function createPostgresRunStore(pool: PostgresPool, listener: PostgresLis
       });
     },
     watchQueue: (onQueued) => listener.subscribe(RUN_QUEUE_CHANNEL, () => onQueued()),
+    ...postgresApprovalRows(pool, save),
   });
 }

@@ -17,6 +17,7 @@ import {
   unwrapRun,
 } from '@kindgi/bindings';
 import type { Result } from '@kindgi/protocol';
+import { sqliteApprovalRows } from './approval-rows.js';
 import { type DatabaseSource, type KindgiDatabase, resolveDatabase } from './database.js';
 
 /** A `RunStore` whose runs, queue and journals survive restarts; `close()` closes a database it opened. */
@@ -176,6 +177,7 @@ function sqliteRows(db: KindgiDatabase, now: () => number) {
       q.renew.run({ now: now(), leaseMs, tenantId, runId, owner }).changes === 1,
     append: atomic(append),
     events: (tenantId, runId, after) => byId(tenantId, runId) && q.events.all({ tenantId, runId, after }),
+    ...sqliteApprovalRows(db, { read: byId, save, atomic }),
   };
   return { rows, failExpired };
 }

@@ -1,6 +1,7 @@
 import type { RunJob, RunRecord, RunStore } from '@kindgi/bindings';
 import type { Result } from '@kindgi/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeApprovalContract } from './run-store-approvals-contract.js';
 
 /** A fresh, empty store for one test of {@link describeRunStoreContract}, and how to close it. */
 export interface RunStoreContractSubject {
@@ -282,5 +283,7 @@ export function describeRunStoreContract(name: string, factory: () => Promise<Ru
         'r3',
       ]);
     });
+
+    describeApprovalContract(store, () => subject?.peer);
   });
 }

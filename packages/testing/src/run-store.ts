@@ -11,6 +11,7 @@ import {
   runJson,
   type StoredRunEvent,
 } from '@kindgi/bindings';
+import { memoryApprovalRows } from './run-store-approvals.js';
 
 // A stored run as the database stores keep it (JSON text), so no caller ever shares an object with the store.
 interface Entry extends RunRow {
@@ -151,6 +152,16 @@ export function createInMemoryRunStore(options: { now?: () => Date } = {}): RunS
         return entry && table.append(entry, event);
       },
       events: (tenantId, runId, after) => get(tenantId, runId)?.events.filter((event) => event.sequence > after),
+      ...memoryApprovalRows({
+        read: (tenantId, runId) => {
+          const entry = get(tenantId, runId);
+          return entry && rowOf(entry);
+        },
+        save: (change) => {
+          const entry = get(change.run.tenantId, change.run.runId);
+          return entry === undefined ? change : save(entry, change);
+        },
+      }),
     },
     now,
   );

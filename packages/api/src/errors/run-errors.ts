@@ -13,6 +13,11 @@ export function apiErrorFromRun(error: RunWorkerError): ApiError {
     return new ApiError('run-not-found', error.message, error.runId === undefined ? undefined : { runId: error.runId });
   }
   if (error.code === 'run-already-terminal') return new ApiError('run-already-terminal', error.message);
+  if (error.code === 'approval-not-found') return new ApiError('approval-not-found', error.message);
+  if (error.code === 'approval-already-completed') {
+    const { approvalId, status, decision } = error.approval;
+    return new ApiError('approval-already-completed', error.message, { approvalId, status, decision });
+  }
   // The seal held, so the store's own format changed under it (e.g. a restart with another store).
   if (error.code === 'invalid-cursor') {
     return new ApiError('bad-input', 'The cursor is not one this listing issued.', { param: 'cursor' });

@@ -1,6 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env.js';
 import { mountPrefix } from '../middleware/mount-prefix.js';
+import { agentRoutes } from '../routes/agents/definitions.js';
+import { approvalRoutes } from '../routes/approvals/definitions.js';
 import { artifactRoutes } from '../routes/artifacts/definitions.js';
 import { guardrailRoutes } from '../routes/guardrails/definitions.js';
 import { healthRoutes } from '../routes/health.js';
@@ -67,6 +69,8 @@ export function createOpenApiDocument(meta: OpenApiMeta = {}): Record<string, un
     ...toolRoutes,
     ...guardrailRoutes,
     ...runRoutes,
+    ...agentRoutes,
+    ...approvalRoutes,
     ...secretRoutes,
   ]) {
     app.openAPIRegistry.registerPath(route);

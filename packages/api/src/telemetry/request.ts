@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { HttpSurface, TelemetryBinding } from '@kindgi/bindings';
+import { mcpMethodOf } from '@kindgi/mcp';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes, routePath } from 'hono/route';
@@ -100,16 +101,19 @@ export function telemetryMiddleware(options: TelemetryMiddlewareOptions): Middle
         await next();
       });
     } finally {
-      // Every S3 answer carries `x-amz-request-id` (errors too), whatever the mount point.
-      const surface: HttpSurface = c.res.headers.has('x-amz-request-id') ? 's3' : 'v1';
+      // Every S3 answer carries `x-amz-request-id` (errors too), whatever the mount point; the MCP face notes
+      // the JSON-RPC method of what it served, which labels the request in place of the HTTP method.
+      const mcpMethod = mcpMethodOf(c);
+      const surface: HttpSurface = c.res.headers.has('x-amz-request-id') ? 's3' : mcpMethod ? 'mcp' : 'v1';
       const route = surface === 's3' ? s3Route(c) : restRoute(c);
       const status = c.res.status;
-      span.updateName(`${method} ${route}`);
+      span.updateName(mcpMethod ? `${method} ${route} ${mcpMethod}` : `${method} ${route}`);
       span.setAttributes({
         'http.request.method': method,
         'http.route': route,
         'http.response.status_code': status,
         'kindgi.surface': surface,
+        ...(mcpMethod ? { 'rpc.system': 'jsonrpc', 'rpc.method': mcpMethod } : {}),
       });
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
@@ -117,7 +121,7 @@ export function telemetryMiddleware(options: TelemetryMiddlewareOptions): Middle
         const event: Parameters<TelemetryBinding['httpRequest']>[0] = {
           surface,
           route,
-          method,
+          method: mcpMethod ?? method,
           status,
           durationMs: performance.now() - started,
         };

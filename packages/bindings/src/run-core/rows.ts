@@ -1,3 +1,4 @@
+import type { ApprovalFilter } from '../approvals.js';
 import type { RunClaimRequest, RunFilter, RunJob, RunKey, RunQueueLimits, RunRecord, RunStore } from '../runs.js';
 import type { RunChange, RunRow } from './transitions.js';
 
@@ -15,6 +16,22 @@ export interface StoredRunEvent {
 export interface PagedRun {
   seq: number;
   record: string;
+}
+
+/** An approval as stored: its record and the suspended turn's state as JSON text. */
+export interface StoredApproval {
+  tenantId: string;
+  approvalId: string;
+  runId: string;
+  status: string;
+  record: string;
+  state: string;
+}
+
+/** What deciding an approval writes: the approval, and the run's change when it was still waiting. */
+export interface ApprovalChange {
+  approval: StoredApproval;
+  run?: RunChange;
 }
 
 /** Which queued runs a claim may take. */
@@ -54,6 +71,27 @@ export interface RunRows {
   events(tenantId: string, runId: string, after: number): Maybe<StoredRunEvent[] | undefined>;
   watch: RunStore['watch'];
   watchQueue: RunStore['watchQueue'];
+  /** In one transaction: the run's change (`step` of its locked row) and the new approval. */
+  suspend(
+    tenantId: string,
+    runId: string,
+    approval: StoredApproval,
+    step: (row: RunRow | undefined) => RunChange,
+  ): Maybe<RunChange>;
+  readApproval(tenantId: string, approvalId: string): Maybe<StoredApproval | undefined>;
+  /** Up to `count` of the tenant's matching approvals with a `seq` below `below`, newest first. */
+  pageApprovals(tenantId: string, filter: ApprovalFilter, below: number | undefined, count: number): Maybe<PagedRun[]>;
+  /** The run's newest approval. */
+  latestApproval(tenantId: string, runId: string): Maybe<StoredApproval | undefined>;
+  /**
+   * In one transaction: locks the approval and its run, writes what `step` makes of them (the approval; the
+   * run's change, journal included, when it has one).
+   */
+  decide(
+    tenantId: string,
+    approvalId: string,
+    step: (approval: StoredApproval | undefined, run: RunRow | undefined) => ApprovalChange,
+  ): Maybe<ApprovalChange>;
   /** For stores that notify in process, after a change committed (PostgreSQL notifies in the transaction). */
   changed?(tenantId: string, runId: string): void;
   queued?(): void;

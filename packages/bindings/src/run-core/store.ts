@@ -1,6 +1,7 @@
 import { err, ok, type Result } from '@kindgi/protocol';
 import { clampListLimit, decodeListCursor, encodeListCursor } from '../blob-rules/index.js';
 import type { RunJob, RunRecord, RunStore, RunStoreError } from '../runs.js';
+import { approvalMethods } from './approvals.js';
 import {
   attemptRunAsync,
   refuseRun,
@@ -33,7 +34,9 @@ export function decodeRunCursor(cursor: string): Result<number, RunStoreError> {
 
 /** The `RunStore` over `rows`; `now` stamps records and events (leases use the adapter's clock). */
 export function createRunStore(rows: RunRows, now: () => number = Date.now): RunStore {
-  return { ...readers(rows), ...writers(rows, () => new Date(now()).toISOString()) };
+  const stamp = () => new Date(now()).toISOString();
+  const decode = (cursor: string) => unwrapRun(decodeRunCursor(cursor));
+  return { ...readers(rows), ...writers(rows, stamp), ...approvalMethods(rows, stamp, decode) };
 }
 
 type Readers = Pick<RunStore, 'get' | 'list' | 'heartbeat' | 'listEvents' | 'watch' | 'watchQueue'>;
@@ -66,7 +69,10 @@ function readers(rows: RunRows): Readers {
   };
 }
 
-type Writers = Omit<RunStore, keyof Readers>;
+type Writers = Omit<
+  RunStore,
+  keyof Readers | 'suspend' | 'getApproval' | 'listApprovals' | 'completeApproval' | 'suspendedTurn'
+>;
 
 function writers(rows: RunRows, stamp: () => string): Writers {
   const changed = (run: RunRecord) => rows.changed?.(run.tenantId, run.runId);

@@ -117,6 +117,25 @@ export function finishRun(
   return ok({ run, attempts: row.attempts, output, journal: TERMINAL_EVENT_KINDS[outcome.status] });
 }
 
+/** An agent run suspended at an approval gate: `waiting`, its lease released, only while `owner` holds it. */
+export function suspendRun(
+  row: RunRow | undefined,
+  runId: string,
+  owner: string,
+  at: string,
+): Result<RunChange, RunStoreError> {
+  if (row === undefined || !holdsLease(row, owner)) return err(runLeaseLost(runId));
+  const run: RunRecord = { ...recordOf(row.record), status: 'waiting', updatedAt: at };
+  return ok({ run, attempts: row.attempts, journal: 'run.waiting' });
+}
+
+/** A waiting run whose approval was decided: back in its queue, claimable at once. */
+export function resumeRun(row: RunRow, at: string): RunChange | undefined {
+  if (row.status !== 'waiting') return undefined;
+  const run: RunRecord = { ...recordOf(row.record), status: 'queued', updatedAt: at };
+  return { run, attempts: row.attempts, journal: 'run.resumed' };
+}
+
 /** A running run whose executor is gone: failed as `run-interrupted` (the id names only refusals, of a missing row). */
 export function interruptRun(row: RunRow, message: string, at: string): Result<RunChange, RunStoreError> {
   return finishRun(row, '', { status: 'failed', error: { code: 'run-interrupted', message } }, undefined, at);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readKindgiConfig } from '@kindgi/indexer';
 import { err, ok, type Result } from '@kindgi/protocol';
 import { type ImageConfig, validateImageConfig } from '@kindgi/sdk/build';
+import type { BuildLanguage } from './ignore-file.js';
 import { buildEnvConflict, type ContextEntry, type ImageParts } from './image-parts.js';
 import { NODE_LOCKFILES, type NodeLockfile } from './node-plan.js';
 
@@ -13,6 +14,7 @@ export interface BuildFailure {
     | 'language-unsupported'
     | 'image-invalid'
     | 'lockfile-missing'
+    | 'lockfile-invalid'
     | 'bundle-failed'
     | 'index-failed'
     | 'output-failed';
@@ -23,7 +25,7 @@ export interface BuildFailure {
 export interface PackInputs {
   readonly packId: string;
   readonly packVersion: string;
-  readonly language: 'node' | 'java';
+  readonly language: BuildLanguage;
   readonly configFile: string;
   readonly parts: ImageParts;
 }
@@ -36,14 +38,11 @@ export async function readPackInputs(packDir: string): Promise<Result<PackInputs
   if (loaded.kind === 'err') return failure('config-failed', `${loaded.error.code}: ${loaded.error.message}`);
   const { config, location } = loaded.value;
   const language = config.language ?? 'node';
-  if (language === 'python') {
+  if (language !== 'node' && language !== 'java' && language !== 'python') {
     return failure(
       'language-unsupported',
-      'Python packs have no image build yet (issue 36): nothing was rendered. See docs/pack-image.md, "Python".',
+      `${language} packs have no image build: kindgi build renders images for Node, Java and Python packs`,
     );
-  }
-  if (language !== 'node' && language !== 'java') {
-    return failure('language-unsupported', `kindgi build renders images for Node and Java packs, not ${language}`);
   }
   const checked = validateImageConfig(config.image);
   if (checked.kind === 'err') return failure('image-invalid', `${location.path}: ${checked.error}`);

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { buildPack } from '@kindgi/indexer/build';
 import { compareCodeUnits, describeThrown, err, ok, type Result } from '@kindgi/protocol';
-import { renderIgnoreFile } from './ignore-file.js';
+import { type BuildLanguage, renderIgnoreFile } from './ignore-file.js';
 import { indexerBundle, runIndexerStage } from './index-runner.js';
 import { javaImagePlan } from './java-plan.js';
 import { nodeImagePlan } from './node-plan.js';
 import { type BuildFailure, findNodeLockfile, type PackInputs, readPackInputs } from './pack-inputs.js';
 import { bundleArtifactVersion, timePins } from './pins.js';
 import { type ImagePlan, type LayerList, layerList, renderContainerfile } from './plan.js';
+import { pythonStaging } from './python-staging.js';
 
 /** What `kindgi build` is asked to do. */
 export interface BuildOptions {
@@ -24,7 +25,7 @@ export interface BuildOptions {
 
 /** What `kindgi build` did (the `--json` document). */
 export interface BuildReport {
-  readonly language: 'node' | 'java';
+  readonly language: BuildLanguage;
   readonly packId: string;
   readonly packVersion: string;
   readonly outDir: string;
@@ -36,6 +37,13 @@ export interface BuildReport {
   readonly files: readonly string[];
   /** Things to fix before `docker build` works, for people (stderr). */
   readonly notes: readonly string[];
+}
+
+/** What a language's staging made: the image plan, the pins and the notes for people. */
+export interface Staged {
+  readonly plan: ImagePlan;
+  readonly pins: BuildReport['pins'];
+  readonly notes: string[];
 }
 
 /** The files `kindgi build` owns in its output folder: only these are replaced. */
@@ -77,7 +85,7 @@ async function nodeStaging(
   options: BuildOptions,
   inputs: PackInputs,
   staging: string,
-): Promise<Result<{ plan: ImagePlan; pins: BuildReport['pins']; notes: string[] }, BuildFailure>> {
+): Promise<Result<Staged, BuildFailure>> {
   const lockfile = findNodeLockfile(options.packDir);
   if (lockfile.kind === 'err') return lockfile;
   const time = timePins(options.env);
@@ -109,10 +117,7 @@ async function nodeStaging(
   return ok({ plan, pins, notes });
 }
 
-function javaStaging(
-  options: BuildOptions,
-  inputs: PackInputs,
-): Result<{ plan: ImagePlan; pins: BuildReport['pins']; notes: string[] }, BuildFailure> {
+function javaStaging(options: BuildOptions, inputs: PackInputs): Result<Staged, BuildFailure> {
   if (!existsSync(join(options.packDir, 'pom.xml'))) {
     return err({ code: 'config-failed', message: `${options.packDir} has no pom.xml: a Java pack builds with Maven` });
   }
@@ -139,6 +144,12 @@ function javaStaging(
   });
 }
 
+function stagingFor(options: BuildOptions, inputs: PackInputs, staging: string): Promise<Result<Staged, BuildFailure>> {
+  if (inputs.language === 'node') return nodeStaging(options, inputs, staging);
+  if (inputs.language === 'python') return pythonStaging(options, inputs, staging);
+  return Promise.resolve(javaStaging(options, inputs));
+}
+
 async function publish(staging: string, outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   for (const name of OUTPUTS) await rm(join(outDir, name), { recursive: true, force: true });
@@ -146,8 +157,8 @@ async function publish(staging: string, outDir: string): Promise<void> {
 }
 
 /**
- * `kindgi build`: bundles and indexes a Node pack as its image will, and renders the image's Containerfile
- * and ignore file from the config's `image`; a Java pack's are rendered only. Everything is made in a
+ * `kindgi build`: bundles and indexes a Node pack as its image will (a Python pack: indexes it), and
+ * renders the image's Containerfile and ignore file from the config's `image`; a Java pack's are rendered only. Everything is made in a
  * scratch folder and copied to `outDir` once complete (a dry run copies nothing). Never throws.
  */
 export async function runBuild(options: BuildOptions): Promise<Result<BuildReport, BuildFailure>> {
@@ -157,10 +168,7 @@ export async function runBuild(options: BuildOptions): Promise<Result<BuildRepor
   if (inputs.kind === 'err') return inputs;
   const staging = await mkdtemp(join(tmpdir(), 'kindgi-build-'));
   try {
-    const made =
-      inputs.value.language === 'node'
-        ? await nodeStaging(options, inputs.value, staging)
-        : javaStaging(options, inputs.value);
+    const made = await stagingFor(options, inputs.value, staging);
     if (made.kind === 'err') return made;
     const containerfile = renderContainerfile(made.value.plan);
     await writeFile(join(staging, 'Containerfile'), containerfile);
@@ -168,7 +176,7 @@ export async function runBuild(options: BuildOptions): Promise<Result<BuildRepor
     await writeFile(join(staging, 'Containerfile.dockerignore'), ignore);
     const files = await filesUnder(staging);
     // A dry run indexes nothing; the report still lists the index the build would write.
-    if (options.dryRun && inputs.value.language === 'node') files.push('index.json');
+    if (options.dryRun && inputs.value.language !== 'java') files.push('index.json');
     files.sort(compareCodeUnits);
     if (!options.dryRun) await publish(staging, options.outDir);
     const { packId, packVersion, language } = inputs.value;

@@ -11,13 +11,15 @@ Builds a pack's image inputs the way its image builds them. For a TypeScript pac
 discovered file (kindgi-pack-build), index.json written by the same kindgi-index.mjs the image's indexer
 stage runs, and a multi-stage Containerfile rendered from the config's image section (systemPackages,
 buildEnv, secretEnv, baseImage, extensions). A Java pack gets its Containerfile only (Maven build,
-Main index, JRE runtime). Python packs are not supported yet.
+Main index, JRE runtime). A Python pack (pyproject.toml [tool.kindgi]) gets index.json, written by
+python -m kindgi.pack index as the image's indexer stage runs it, and its Containerfile (a virtualenv
+from requirements.txt, hash-pinned, else [project].dependencies; indexer; runtime).
 
 Two builds of the same inputs are byte-identical: SOURCE_DATE_EPOCH pins publishedAt (0 when unset) and
-the artifact version is the pack version plus a hash of the bundles.
+the artifact version is the pack version plus a hash of the bundles (Python: of the build context).
 
-Writes into DIR: Containerfile, Containerfile.dockerignore, index.json and pack/ (the bundles,
-kindgi.config.mjs, bundle-map.json). Build the image from the pack folder:
+Writes into DIR: Containerfile, Containerfile.dockerignore, index.json and, for a TypeScript pack, pack/
+(the bundles, kindgi.config.mjs, bundle-map.json). Build the image from the pack folder:
   docker build -f DIR/Containerfile <pack folder>
 
 Options:

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
+import { findKindgiConfig } from '@kindgi/indexer';
 import { startServer } from '@kindgi/server';
 import { type CliIo, EXIT } from '../cli/command.js';
 import { DEFAULT_DEV_PORT, devPaths, devServerConfig, generateDevToken } from './dev-config.js';
@@ -13,14 +13,6 @@ export interface DevOptions {
   port?: number;
   json: boolean;
 }
-
-const CONFIG_FILES = [
-  'kindgi.config.ts',
-  'kindgi.config.mts',
-  'kindgi.config.js',
-  'kindgi.config.mjs',
-  'kindgi.config.json',
-];
 
 /** Resolves on the first SIGINT or SIGTERM; `dispose` removes the handlers. */
 function stopSignal(): { stopped: Promise<string>; dispose: () => void } {
@@ -44,6 +36,7 @@ function banner(url: string, token: string, packId: string, devFile: string, pac
     `kindgi dev: pack ${packId} serves on ${url}`,
     `  token:  ${token}   (printed once; also in ${relative(packDir, devFile)})`,
     `  docs:   ${url}/docs`,
+    `  mcp:    ${url}/mcp   (any MCP client, same token; docs/mcp.md)`,
     `  call:   curl -H 'authorization: Bearer <token>' -H 'content-type: application/json' \\`,
     `            -d '{"input": {}}' ${url}/v1/tools/<toolId>/invoke`,
     '',
@@ -67,7 +60,8 @@ function failStart(io: CliIo, reporter: DevReporter, packDir: string, problems: 
 export async function runDev(io: CliIo, options: DevOptions): Promise<number> {
   const { packDir, json } = options;
   const reporter = createDevReporter(io, packDir, json);
-  if (!CONFIG_FILES.some((name) => existsSync(join(packDir, name)))) {
+  // kindgi.config.*, or a Python pack's pyproject.toml with a [tool.kindgi] table.
+  if ((await findKindgiConfig(packDir)) === undefined) {
     return failStart(io, reporter, packDir, [
       `${packDir}: no kindgi.config.* here (run kindgi init, or pass --pack-dir)`,
     ]);
@@ -85,7 +79,15 @@ export async function runDev(io: CliIo, options: DevOptions): Promise<number> {
     writeDevFile(devFile, { url: running.url, token, pid: process.pid });
     const packId = running.packs[0] ?? '';
     reporter.emit(
-      { event: 'serving', url: running.url, token, packId, docs: `${running.url}/docs`, devFile },
+      {
+        event: 'serving',
+        url: running.url,
+        token,
+        packId,
+        docs: `${running.url}/docs`,
+        mcp: `${running.url}/mcp`,
+        devFile,
+      },
       `serving ${packId}`,
     );
     if (!json) io.stdout(banner(running.url, token, packId, devFile, packDir));

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The languages `kindgi init` creates packs for: each has a folder under `templates/`. */
-export const INIT_LANGUAGES = ['ts', 'java'] as const;
+export const INIT_LANGUAGES = ['ts', 'java', 'python'] as const;
 export type InitLanguage = (typeof INIT_LANGUAGES)[number];
 
 /** One file of a template: where it is, and where it goes in the pack (before substitution). */

@@ -12,10 +12,13 @@ function outputText(trace: RunTrace): string {
   return typeof trace.output === 'string' ? trace.output : JSON.stringify(trace.output ?? '');
 }
 
+// A RunTrace tool call names its tool by `toolId` (and `toolName`); `id`-only calls are not tool ids.
 function calledCitationTool(trace: RunTrace): boolean {
-  return (trace.toolCalls ?? []).some(
-    (call) => typeof call === 'object' && call !== null && (call as { id?: unknown }).id === 'acme.format-citation',
-  );
+  return (trace.toolCalls ?? []).some((call) => {
+    if (typeof call !== 'object' || call === null) return false;
+    const { toolId, toolName } = call as { toolId?: unknown; toolName?: unknown };
+    return toolId === 'acme.format-citation' || toolName === 'acme.format-citation';
+  });
 }
 
 export default defineGuardrail({

@@ -9,7 +9,8 @@ import {
   type Result,
 } from '@kindgi/protocol';
 import type { PrimitiveFolder } from '../constants.js';
-import { buildAgentEntry, buildFlowEntry } from '../entries/agent-flow.js';
+import { buildAgentEntry } from '../entries/agent.js';
+import { buildFlowEntry } from '../entries/agent-flow.js';
 import type { EntryContext } from '../entries/context.js';
 import { describeExport, detectKinds, KIND_NOUN, unwrapDefinition, withArticle } from '../entries/definitions.js';
 import { buildGuardrailEntry } from '../entries/guardrail.js';

@@ -21,6 +21,17 @@ import { classifyPaths, discoverFiles, resolveDiscovery } from './discovery.js';
 import { type IndexedFile, indexFile } from './index-file.js';
 import { importAll, sharedReloadingModuleLoader } from './module-loader.js';
 
+let validatorCache: ValidatorCache | undefined;
+
+/**
+ * The process-wide validator cache (bounded, least recently used dropped): a long-running process that
+ * re-indexes on every save (a watched pack) compiles only the schemas that changed, and sets Ajv up once.
+ */
+function sharedValidators(): ValidatorCache {
+  validatorCache ??= new ValidatorCache();
+  return validatorCache;
+}
+
 /** What to index and where to write it. */
 export interface RunIndexerOptions {
   /** The pack root: discovery patterns and module paths are relative to it. */
@@ -115,7 +126,7 @@ async function indexPack(options: RunIndexerOptions): Promise<Result<IndexerRepo
   }
   const moduleRoot = resolve(options.moduleRoot ?? packDir);
   const loader = sharedReloadingModuleLoader();
-  const validators = new ValidatorCache();
+  const validators = sharedValidators();
   const fileErrors: IndexerFileError[] = [];
   const indexed: { file: string; result: IndexedFile }[] = [];
   const targets = files.map((file) => {

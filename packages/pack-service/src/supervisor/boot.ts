@@ -109,7 +109,9 @@ function spawnFor(
     const launch = childLaunch(deps.options, argv, indexPath, deps.token);
     const spare = deps.spares?.take(launchKey(deps.options, launch));
     spare?.release?.();
-    return ok(spare ? { child: spare, spare: true } : { child: spawnLaunch(deps, launch, indexPath, false), spare: false });
+    return ok(
+      spare ? { child: spare, spare: true } : { child: spawnLaunch(deps, launch, indexPath, false), spare: false },
+    );
   } catch (thrown) {
     return failure('spawn-failed', `The pack service could not be started: ${messageOf(thrown)}`);
   }

@@ -78,10 +78,10 @@ function serve(s: Supervision, { child, port }: BootedChild): SupervisorStarted 
   watchServing(s, child);
   s.emit({ kind: 'child-serving', pid: child.pid, port, replaced: previous?.pid });
   changed(s);
-  const retired = previous ? retire(s, previous) : Promise.resolve();
-  // The spare starts once the replaced child is gone: it must not slow the new child's first calls.
-  const epoch = s.life.epoch;
-  if (s.spares) void retired.then(() => fillSpare(s, child.indexPath, epoch));
+  if (previous) void retire(s, previous);
+  // The next spare starts at once: saves come in quick succession, and a spare still loading when it is
+  // released saves less of the boot.
+  if (s.spares) void fillSpare(s, child.indexPath, s.life.epoch);
   return { pid: child.pid, port };
 }
 

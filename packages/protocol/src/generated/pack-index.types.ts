@@ -15,6 +15,34 @@ export type JsonSchemaDocument =
 export type ModulePath = string;
 export type GuardrailActionName = 'halt' | 'retry' | 'escalate' | 'log-only' | 'compensate';
 export type GuardrailSeverity = 'info' | 'warn' | 'error' | 'critical';
+/**
+ * A tool an agent may call: its id (the newest active version), or its id and a semver range (an exact version pins it; the highest active version matching is picked at turn start).
+ */
+export type AgentToolRef =
+  | string
+  | {
+      id: string;
+      range?: string;
+    };
+/**
+ * Approval gates: true asks before the first use in a turn of every tool that is not read-only (`mutating` not false); an object tunes it.
+ */
+export type ApprovalGates =
+  | boolean
+  | {
+      /**
+       * Defaults to true.
+       */
+      enabled?: boolean;
+      /**
+       * Tool ids that ask even when read-only.
+       */
+      tools?: string[];
+      /**
+       * Tool ids that never ask.
+       */
+      exempt?: string[];
+    };
 export type EnvName = string;
 
 /**
@@ -96,14 +124,49 @@ export interface GuardrailScope {
   flows?: string[];
   tenants?: string[];
 }
+/**
+ * An agent the runtime runs turn by turn: its instructions, the tools it may call (a pinned version or a semver range), the guardrails every final answer must pass, which tool failures the model is shown, and its conversation policy (approval gates, step limits).
+ */
 export interface IndexAgent {
   id: EntryId;
   version: string;
   modulePath: ModulePath;
+  name?: string;
+  description?: string;
+  /**
+   * The system prompt the model gets on every call of a turn.
+   */
   instructions?: string;
-  capabilities?: unknown[];
-  tools?: unknown[];
-  guardrails?: unknown[];
+  /**
+   * The name of a model entry of the server's `models` (kindgi.server.json); `default` when absent.
+   */
+  model?: string;
+  capabilities?: string[];
+  tools?: AgentToolRef[];
+  /**
+   * Ids of registered guardrails, evaluated once on the final answer of every turn.
+   */
+  guardrails?: string[];
+  /**
+   * The codes of tool failures the model is shown and may fix (`tool-error` for a handler that threw, `input-validation-failed`, `tool-not-found`, `deadline-exceeded`, or any pack or transport code); any other failure fails the turn. None: every failure fails the turn.
+   */
+  toolErrors?: string[];
+  conversationPolicy?: ConversationPolicy;
+  [k: string]: unknown;
+}
+/**
+ * How a turn converses: approval gates and its limits.
+ */
+export interface ConversationPolicy {
+  hitl?: ApprovalGates;
+  /**
+   * Model calls per turn (default 16); past it the turn fails `agent-step-limit`.
+   */
+  maxSteps?: number;
+  /**
+   * Tool calls per turn (default 64); past it the turn fails `agent-step-limit`.
+   */
+  maxToolCalls?: number;
   [k: string]: unknown;
 }
 export interface IndexFlow {

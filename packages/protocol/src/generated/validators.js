@@ -3045,7 +3045,7 @@ return errors === 0;
 validate49.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validatePackIndex = validate50;
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://kindgi.dev/specs/pack-index.schema.json","title":"Kindgi pack index v1 (index.json)","description":"What a pack ships: its tools, guardrails, agents and flows. Written canonically: keys sorted by UTF-16 code unit at every level, lists sorted by id, two-space indent, trailing newline. The envelope, env and a guardrail's scope take no other fields; a tool, guardrail, agent or flow entry, a tool's effect and a guardrail's action may carry fields of their own (additionalProperties: true), which readers pass on.","type":"object","required":["v","packId","packVersion","artifactVersion","publishedAt","tools","guardrails","agents","flows"],"properties":{"v":{"const":1},"packId":{"type":"string","minLength":1},"packVersion":{"type":"string","minLength":1},"artifactVersion":{"type":"string","minLength":1},"publishedAt":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$"},"tools":{"type":"array","items":{"$ref":"#/$defs/tool"}},"guardrails":{"type":"array","items":{"$ref":"#/$defs/guardrail"}},"agents":{"type":"array","items":{"$ref":"#/$defs/agent"}},"flows":{"type":"array","items":{"$ref":"#/$defs/flow"}},"env":{"$ref":"#/$defs/env"}},"additionalProperties":false,"$defs":{"id":{"type":"string","minLength":1},"modulePath":{"type":"string","minLength":1,"pattern":"^(?!\\./)(?!/)[^\\\\]+$","description":"Relative to the pack root, forward slashes, no leading ./"},"schema":{"type":["object","boolean"],"description":"A JSON Schema (Draft 2020-12)."},"envName":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","not":{"pattern":"^KINDGI_"}},"env":{"type":"object","properties":{"required":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true},"optional":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true}},"additionalProperties":false},"tool":{"type":"object","required":["id","input","output","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"description":{"type":"string"},"input":{"$ref":"#/$defs/schema"},"output":{"$ref":"#/$defs/schema"},"modulePath":{"$ref":"#/$defs/modulePath"},"mutating":{"type":"boolean"},"effects":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"type":"string"},"resource":{"type":"string"}},"additionalProperties":true}},"needs":{},"needsSpec":{},"sandbox":{"type":"string"},"limits":{"type":"object"},"network":{"type":"object"},"spec":{"description":"A tool with a spec is run by the runtime itself, not the pack service."}},"additionalProperties":true},"guardrail":{"type":"object","required":["id","kind","action","checkModulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"name":{"type":"string"},"kind":{"type":"string"},"action":{"type":"object","required":["on-violation"],"properties":{"on-violation":{"enum":["halt","retry","escalate","log-only","compensate"]}},"additionalProperties":true},"severity":{"enum":["info","warn","error","critical"]},"scope":{"type":"object","properties":{"when":{"enum":["always","ci-only","runtime-only"]},"agents":{"type":"array","items":{"type":"string"}},"flows":{"type":"array","items":{"type":"string"}},"tenants":{"type":"array","items":{"type":"string"}}},"additionalProperties":false},"checkModulePath":{"$ref":"#/$defs/modulePath"},"checkId":{"type":"string","description":"Defaults to id."},"configSchema":{"$ref":"#/$defs/schema"},"config":{"type":"object"},"sandbox":{"type":"string"},"limits":{"type":"object"},"network":{"type":"object"}},"additionalProperties":true},"agent":{"type":"object","required":["id","version","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"modulePath":{"$ref":"#/$defs/modulePath"},"instructions":{"type":"string"},"capabilities":{"type":"array"},"tools":{"type":"array"},"guardrails":{"type":"array"}},"additionalProperties":true},"flow":{"type":"object","required":["id","version","nodes","edges","kernelPayloadVersion","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"nodes":{"type":"array"},"edges":{"type":"array"},"kernelPayloadVersion":{"const":1},"modulePath":{"$ref":"#/$defs/modulePath"}},"additionalProperties":true}}};
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://kindgi.dev/specs/pack-index.schema.json","title":"Kindgi pack index v1 (index.json)","description":"What a pack ships: its tools, guardrails, agents and flows. Written canonically: keys sorted by UTF-16 code unit at every level, lists sorted by id, two-space indent, trailing newline. The envelope, env and a guardrail's scope take no other fields; a tool, guardrail, agent or flow entry, a tool's effect and a guardrail's action may carry fields of their own (additionalProperties: true), which readers pass on.","type":"object","required":["v","packId","packVersion","artifactVersion","publishedAt","tools","guardrails","agents","flows"],"properties":{"v":{"const":1},"packId":{"type":"string","minLength":1},"packVersion":{"type":"string","minLength":1},"artifactVersion":{"type":"string","minLength":1},"publishedAt":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$"},"tools":{"type":"array","items":{"$ref":"#/$defs/tool"}},"guardrails":{"type":"array","items":{"$ref":"#/$defs/guardrail"}},"agents":{"type":"array","items":{"$ref":"#/$defs/agent"}},"flows":{"type":"array","items":{"$ref":"#/$defs/flow"}},"env":{"$ref":"#/$defs/env"}},"additionalProperties":false,"$defs":{"id":{"type":"string","minLength":1},"modulePath":{"type":"string","minLength":1,"pattern":"^(?!\\./)(?!/)[^\\\\]+$","description":"Relative to the pack root, forward slashes, no leading ./"},"schema":{"type":["object","boolean"],"description":"A JSON Schema (Draft 2020-12)."},"envName":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","not":{"pattern":"^KINDGI_"}},"env":{"type":"object","properties":{"required":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true},"optional":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true}},"additionalProperties":false},"tool":{"type":"object","required":["id","input","output","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"description":{"type":"string"},"input":{"$ref":"#/$defs/schema"},"output":{"$ref":"#/$defs/schema"},"modulePath":{"$ref":"#/$defs/modulePath"},"mutating":{"type":"boolean"},"effects":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"type":"string"},"resource":{"type":"string"}},"additionalProperties":true}},"needs":{},"needsSpec":{},"sandbox":{"type":"string"},"limits":{"type":"object"},"network":{"type":"object"},"spec":{"description":"A tool with a spec is run by the runtime itself, not the pack service."}},"additionalProperties":true},"guardrail":{"type":"object","required":["id","kind","action","checkModulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"name":{"type":"string"},"kind":{"type":"string"},"action":{"type":"object","required":["on-violation"],"properties":{"on-violation":{"enum":["halt","retry","escalate","log-only","compensate"]}},"additionalProperties":true},"severity":{"enum":["info","warn","error","critical"]},"scope":{"type":"object","properties":{"when":{"enum":["always","ci-only","runtime-only"]},"agents":{"type":"array","items":{"type":"string"}},"flows":{"type":"array","items":{"type":"string"}},"tenants":{"type":"array","items":{"type":"string"}}},"additionalProperties":false},"checkModulePath":{"$ref":"#/$defs/modulePath"},"checkId":{"type":"string","description":"Defaults to id."},"configSchema":{"$ref":"#/$defs/schema"},"config":{"type":"object"},"sandbox":{"type":"string"},"limits":{"type":"object"},"network":{"type":"object"}},"additionalProperties":true},"agentToolRef":{"description":"A tool an agent may call: its id (the newest active version), or its id and a semver range (an exact version pins it; the highest active version matching is picked at turn start).","anyOf":[{"type":"string","minLength":1},{"type":"object","required":["id"],"properties":{"id":{"type":"string","minLength":1},"range":{"type":"string","minLength":1}},"additionalProperties":false}]},"conversationPolicy":{"type":"object","description":"How a turn converses: approval gates and its limits.","properties":{"hitl":{"description":"Approval gates: true asks before the first use in a turn of every tool that is not read-only (`mutating` not false); an object tunes it.","anyOf":[{"type":"boolean"},{"type":"object","properties":{"enabled":{"type":"boolean","description":"Defaults to true."},"tools":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true,"description":"Tool ids that ask even when read-only."},"exempt":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true,"description":"Tool ids that never ask."}},"additionalProperties":false}]},"maxSteps":{"type":"integer","minimum":1,"maximum":100,"description":"Model calls per turn (default 16); past it the turn fails `agent-step-limit`."},"maxToolCalls":{"type":"integer","minimum":1,"maximum":1000,"description":"Tool calls per turn (default 64); past it the turn fails `agent-step-limit`."}},"additionalProperties":true},"agent":{"type":"object","description":"An agent the runtime runs turn by turn: its instructions, the tools it may call (a pinned version or a semver range), the guardrails every final answer must pass, which tool failures the model is shown, and its conversation policy (approval gates, step limits).","required":["id","version","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"modulePath":{"$ref":"#/$defs/modulePath"},"name":{"type":"string"},"description":{"type":"string"},"instructions":{"type":"string","description":"The system prompt the model gets on every call of a turn."},"model":{"type":"string","minLength":1,"description":"The name of a model entry of the server's `models` (kindgi.server.json); `default` when absent."},"capabilities":{"type":"array","items":{"type":"string"}},"tools":{"type":"array","items":{"$ref":"#/$defs/agentToolRef"}},"guardrails":{"type":"array","items":{"type":"string","minLength":1},"description":"Ids of registered guardrails, evaluated once on the final answer of every turn."},"toolErrors":{"type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},"uniqueItems":true,"description":"The codes of tool failures the model is shown and may fix (`tool-error` for a handler that threw, `input-validation-failed`, `tool-not-found`, `deadline-exceeded`, or any pack or transport code); any other failure fails the turn. None: every failure fails the turn."},"conversationPolicy":{"$ref":"#/$defs/conversationPolicy"}},"additionalProperties":true},"flow":{"type":"object","required":["id","version","nodes","edges","kernelPayloadVersion","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"nodes":{"type":"array"},"edges":{"type":"array"},"kernelPayloadVersion":{"const":1},"modulePath":{"$ref":"#/$defs/modulePath"}},"additionalProperties":true}}};
 const func6 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$", "u");
 const schema73 = {"type":"object","required":["id","input","output","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"description":{"type":"string"},"input":{"$ref":"#/$defs/schema"},"output":{"$ref":"#/$defs/schema"},"modulePath":{"$ref":"#/$defs/modulePath"},"mutating":{"type":"boolean"},"effects":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"type":"string"},"resource":{"type":"string"}},"additionalProperties":true}},"needs":{},"needsSpec":{},"sandbox":{"type":"string"},"limits":{"type":"object"},"network":{"type":"object"},"spec":{"description":"A tool with a spec is run by the runtime itself, not the pack service."}},"additionalProperties":true};
@@ -3750,7 +3750,10 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema82 = {"type":"object","required":["id","version","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"modulePath":{"$ref":"#/$defs/modulePath"},"instructions":{"type":"string"},"capabilities":{"type":"array"},"tools":{"type":"array"},"guardrails":{"type":"array"}},"additionalProperties":true};
+const schema82 = {"type":"object","description":"An agent the runtime runs turn by turn: its instructions, the tools it may call (a pinned version or a semver range), the guardrails every final answer must pass, which tool failures the model is shown, and its conversation policy (approval gates, step limits).","required":["id","version","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"modulePath":{"$ref":"#/$defs/modulePath"},"name":{"type":"string"},"description":{"type":"string"},"instructions":{"type":"string","description":"The system prompt the model gets on every call of a turn."},"model":{"type":"string","minLength":1,"description":"The name of a model entry of the server's `models` (kindgi.server.json); `default` when absent."},"capabilities":{"type":"array","items":{"type":"string"}},"tools":{"type":"array","items":{"$ref":"#/$defs/agentToolRef"}},"guardrails":{"type":"array","items":{"type":"string","minLength":1},"description":"Ids of registered guardrails, evaluated once on the final answer of every turn."},"toolErrors":{"type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},"uniqueItems":true,"description":"The codes of tool failures the model is shown and may fix (`tool-error` for a handler that threw, `input-validation-failed`, `tool-not-found`, `deadline-exceeded`, or any pack or transport code); any other failure fails the turn. None: every failure fails the turn."},"conversationPolicy":{"$ref":"#/$defs/conversationPolicy"}},"additionalProperties":true};
+const schema85 = {"description":"A tool an agent may call: its id (the newest active version), or its id and a semver range (an exact version pins it; the highest active version matching is picked at turn start).","anyOf":[{"type":"string","minLength":1},{"type":"object","required":["id"],"properties":{"id":{"type":"string","minLength":1},"range":{"type":"string","minLength":1}},"additionalProperties":false}]};
+const schema86 = {"type":"object","description":"How a turn converses: approval gates and its limits.","properties":{"hitl":{"description":"Approval gates: true asks before the first use in a turn of every tool that is not read-only (`mutating` not false); an object tunes it.","anyOf":[{"type":"boolean"},{"type":"object","properties":{"enabled":{"type":"boolean","description":"Defaults to true."},"tools":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true,"description":"Tool ids that ask even when read-only."},"exempt":{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true,"description":"Tool ids that never ask."}},"additionalProperties":false}]},"maxSteps":{"type":"integer","minimum":1,"maximum":100,"description":"Model calls per turn (default 16); past it the turn fails `agent-step-limit`."},"maxToolCalls":{"type":"integer","minimum":1,"maximum":1000,"description":"Tool calls per turn (default 64); past it the turn fails `agent-step-limit`."}},"additionalProperties":true};
+const pattern8 = new RegExp("^[a-z][a-z0-9]*(-[a-z0-9]+)*$", "u");
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3865,9 +3868,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.instructions !== undefined){
-if(typeof data.instructions !== "string"){
-const err9 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3877,9 +3880,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.capabilities !== undefined){
-if(!(Array.isArray(data.capabilities))){
-const err10 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3889,9 +3892,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.tools !== undefined){
-if(!(Array.isArray(data.tools))){
-const err11 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.instructions !== undefined){
+if(typeof data.instructions !== "string"){
+const err11 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3901,9 +3904,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.guardrails !== undefined){
-if(!(Array.isArray(data.guardrails))){
-const err12 = {instancePath:instancePath+"/guardrails",schemaPath:"#/properties/guardrails/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.model !== undefined){
+let data6 = data.model;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err12 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3913,9 +3918,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err13 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3924,12 +3928,605 @@ vErrors.push(err13);
 }
 errors++;
 }
+}
+if(data.capabilities !== undefined){
+let data7 = data.capabilities;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data7[i0] !== "string"){
+const err14 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.tools !== undefined){
+let data9 = data.tools;
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+const _errs26 = errors;
+let valid8 = false;
+const _errs27 = errors;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err16 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs27 === errors;
+valid8 = valid8 || _valid0;
+const _errs29 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.id === undefined){
+const err18 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key0 in data10){
+if(!((key0 === "id") || (key0 === "range"))){
+const err19 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data10.id !== undefined){
+let data11 = data10.id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err20 = {instancePath:instancePath+"/tools/" + i1+"/id",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tools/" + i1+"/id",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data10.range !== undefined){
+let data12 = data10.range;
+if(typeof data12 === "string"){
+if(func1(data12) < 1){
+const err22 = {instancePath:instancePath+"/tools/" + i1+"/range",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/range/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/tools/" + i1+"/range",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/range/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid0 = _errs29 === errors;
+valid8 = valid8 || _valid0;
+if(!valid8){
+const err25 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.guardrails !== undefined){
+let data13 = data.guardrails;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(typeof data14 === "string"){
+if(func1(data14) < 1){
+const err27 = {instancePath:instancePath+"/guardrails/" + i2,schemaPath:"#/properties/guardrails/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/guardrails/" + i2,schemaPath:"#/properties/guardrails/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/guardrails",schemaPath:"#/properties/guardrails/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.toolErrors !== undefined){
+let data15 = data.toolErrors;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(!pattern8.test(data16)){
+const err30 = {instancePath:instancePath+"/toolErrors/" + i3,schemaPath:"#/properties/toolErrors/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/toolErrors/" + i3,schemaPath:"#/properties/toolErrors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+let i4 = data15.length;
+let j0;
+if(i4 > 1){
+const indices0 = {};
+for(;i4--;){
+let item0 = data15[i4];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err32 = {instancePath:instancePath+"/toolErrors",schemaPath:"#/properties/toolErrors/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i4+" are identical)"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+break;
+}
+indices0[item0] = i4;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/toolErrors",schemaPath:"#/properties/toolErrors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.conversationPolicy !== undefined){
+let data17 = data.conversationPolicy;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.hitl !== undefined){
+let data18 = data17.hitl;
+const _errs49 = errors;
+let valid17 = false;
+const _errs50 = errors;
+if(typeof data18 !== "boolean"){
+const err34 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid1 = _errs50 === errors;
+valid17 = valid17 || _valid1;
+const _errs52 = errors;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key1 in data18){
+if(!(((key1 === "enabled") || (key1 === "tools")) || (key1 === "exempt"))){
+const err35 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data18.enabled !== undefined){
+if(typeof data18.enabled !== "boolean"){
+const err36 = {instancePath:instancePath+"/conversationPolicy/hitl/enabled",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data18.tools !== undefined){
+let data20 = data18.tools;
+if(Array.isArray(data20)){
+const len4 = data20.length;
+for(let i5=0; i5<len4; i5++){
+let data21 = data20[i5];
+if(typeof data21 === "string"){
+if(func1(data21) < 1){
+const err37 = {instancePath:instancePath+"/conversationPolicy/hitl/tools/" + i5,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/conversationPolicy/hitl/tools/" + i5,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+let i6 = data20.length;
+let j1;
+if(i6 > 1){
+const indices1 = {};
+for(;i6--;){
+let item1 = data20[i6];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err39 = {instancePath:instancePath+"/conversationPolicy/hitl/tools",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i6+" are identical)"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+break;
+}
+indices1[item1] = i6;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/conversationPolicy/hitl/tools",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data18.exempt !== undefined){
+let data22 = data18.exempt;
+if(Array.isArray(data22)){
+const len5 = data22.length;
+for(let i7=0; i7<len5; i7++){
+let data23 = data22[i7];
+if(typeof data23 === "string"){
+if(func1(data23) < 1){
+const err41 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt/" + i7,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt/" + i7,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+let i8 = data22.length;
+let j2;
+if(i8 > 1){
+const indices2 = {};
+for(;i8--;){
+let item2 = data22[i8];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err43 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i8+" are identical)"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+break;
+}
+indices2[item2] = i8;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var _valid1 = _errs52 === errors;
+valid17 = valid17 || _valid1;
+if(!valid17){
+const err46 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+else {
+errors = _errs49;
+if(vErrors !== null){
+if(_errs49){
+vErrors.length = _errs49;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data17.maxSteps !== undefined){
+let data24 = data17.maxSteps;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err47 = {instancePath:instancePath+"/conversationPolicy/maxSteps",schemaPath:"#/$defs/conversationPolicy/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 100 || isNaN(data24)){
+const err48 = {instancePath:instancePath+"/conversationPolicy/maxSteps",schemaPath:"#/$defs/conversationPolicy/properties/maxSteps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data24 < 1 || isNaN(data24)){
+const err49 = {instancePath:instancePath+"/conversationPolicy/maxSteps",schemaPath:"#/$defs/conversationPolicy/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+if(data17.maxToolCalls !== undefined){
+let data25 = data17.maxToolCalls;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err50 = {instancePath:instancePath+"/conversationPolicy/maxToolCalls",schemaPath:"#/$defs/conversationPolicy/properties/maxToolCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 1000 || isNaN(data25)){
+const err51 = {instancePath:instancePath+"/conversationPolicy/maxToolCalls",schemaPath:"#/$defs/conversationPolicy/properties/maxToolCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data25 < 1 || isNaN(data25)){
+const err52 = {instancePath:instancePath+"/conversationPolicy/maxToolCalls",schemaPath:"#/$defs/conversationPolicy/properties/maxToolCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/conversationPolicy",schemaPath:"#/$defs/conversationPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
 validate55.errors = vErrors;
 return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema85 = {"type":"object","required":["id","version","nodes","edges","kernelPayloadVersion","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"nodes":{"type":"array"},"edges":{"type":"array"},"kernelPayloadVersion":{"const":1},"modulePath":{"$ref":"#/$defs/modulePath"}},"additionalProperties":true};
+const schema87 = {"type":"object","required":["id","version","nodes","edges","kernelPayloadVersion","modulePath"],"properties":{"id":{"$ref":"#/$defs/id"},"version":{"type":"string"},"nodes":{"type":"array"},"edges":{"type":"array"},"kernelPayloadVersion":{"const":1},"modulePath":{"$ref":"#/$defs/modulePath"}},"additionalProperties":true};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4126,10 +4723,10 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema88 = {"type":"object","properties":{"required":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true},"optional":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true}},"additionalProperties":false};
-const schema89 = {"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","not":{"pattern":"^KINDGI_"}};
-const pattern9 = new RegExp("^KINDGI_", "u");
-const pattern10 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const schema90 = {"type":"object","properties":{"required":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true},"optional":{"type":"array","items":{"$ref":"#/$defs/envName"},"uniqueItems":true}},"additionalProperties":false};
+const schema91 = {"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","not":{"pattern":"^KINDGI_"}};
+const pattern10 = new RegExp("^KINDGI_", "u");
+const pattern11 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 const func0 = func0Module.default.default ?? func0Module.default;
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4164,7 +4761,7 @@ let data1 = data0[i0];
 const _errs7 = errors;
 const _errs8 = errors;
 if(typeof data1 === "string"){
-if(!pattern9.test(data1)){
+if(!pattern10.test(data1)){
 const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
@@ -4198,7 +4795,7 @@ vErrors = null;
 }
 }
 if(typeof data1 === "string"){
-if(!pattern10.test(data1)){
+if(!pattern11.test(data1)){
 const err3 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/$defs/envName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
@@ -4261,7 +4858,7 @@ let data3 = data2[i2];
 const _errs14 = errors;
 const _errs15 = errors;
 if(typeof data3 === "string"){
-if(!pattern9.test(data3)){
+if(!pattern10.test(data3)){
 const err7 = {};
 if(vErrors === null){
 vErrors = [err7];
@@ -4295,7 +4892,7 @@ vErrors = null;
 }
 }
 if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
+if(!pattern11.test(data3)){
 const err9 = {instancePath:instancePath+"/optional/" + i2,schemaPath:"#/$defs/envName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -4701,4 +5298,777 @@ validate50.errors = vErrors;
 return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateIndexAgent = validate61;
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.version === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.modulePath === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "modulePath"},message:"must have required property '"+"modulePath"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(typeof data.version !== "string"){
+const err5 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulePath !== undefined){
+let data2 = data.modulePath;
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err6 = {instancePath:instancePath+"/modulePath",schemaPath:"#/$defs/modulePath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!pattern5.test(data2)){
+const err7 = {instancePath:instancePath+"/modulePath",schemaPath:"#/$defs/modulePath/pattern",keyword:"pattern",params:{pattern: "^(?!\\./)(?!/)[^\\\\]+$"},message:"must match pattern \""+"^(?!\\./)(?!/)[^\\\\]+$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/modulePath",schemaPath:"#/$defs/modulePath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.instructions !== undefined){
+if(typeof data.instructions !== "string"){
+const err11 = {instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+let data6 = data.model;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err12 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data7 = data.capabilities;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data7[i0] !== "string"){
+const err14 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.tools !== undefined){
+let data9 = data.tools;
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+const _errs26 = errors;
+let valid8 = false;
+const _errs27 = errors;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err16 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid0 = _errs27 === errors;
+valid8 = valid8 || _valid0;
+const _errs29 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.id === undefined){
+const err18 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+for(const key0 in data10){
+if(!((key0 === "id") || (key0 === "range"))){
+const err19 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data10.id !== undefined){
+let data11 = data10.id;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err20 = {instancePath:instancePath+"/tools/" + i1+"/id",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tools/" + i1+"/id",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data10.range !== undefined){
+let data12 = data10.range;
+if(typeof data12 === "string"){
+if(func1(data12) < 1){
+const err22 = {instancePath:instancePath+"/tools/" + i1+"/range",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/range/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/tools/" + i1+"/range",schemaPath:"#/$defs/agentToolRef/anyOf/1/properties/range/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid0 = _errs29 === errors;
+valid8 = valid8 || _valid0;
+if(!valid8){
+const err25 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/$defs/agentToolRef/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.guardrails !== undefined){
+let data13 = data.guardrails;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(typeof data14 === "string"){
+if(func1(data14) < 1){
+const err27 = {instancePath:instancePath+"/guardrails/" + i2,schemaPath:"#/properties/guardrails/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/guardrails/" + i2,schemaPath:"#/properties/guardrails/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/guardrails",schemaPath:"#/properties/guardrails/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.toolErrors !== undefined){
+let data15 = data.toolErrors;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(typeof data16 === "string"){
+if(!pattern8.test(data16)){
+const err30 = {instancePath:instancePath+"/toolErrors/" + i3,schemaPath:"#/properties/toolErrors/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/toolErrors/" + i3,schemaPath:"#/properties/toolErrors/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+let i4 = data15.length;
+let j0;
+if(i4 > 1){
+const indices0 = {};
+for(;i4--;){
+let item0 = data15[i4];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err32 = {instancePath:instancePath+"/toolErrors",schemaPath:"#/properties/toolErrors/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i4+" are identical)"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+break;
+}
+indices0[item0] = i4;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/toolErrors",schemaPath:"#/properties/toolErrors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.conversationPolicy !== undefined){
+let data17 = data.conversationPolicy;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.hitl !== undefined){
+let data18 = data17.hitl;
+const _errs49 = errors;
+let valid17 = false;
+const _errs50 = errors;
+if(typeof data18 !== "boolean"){
+const err34 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid1 = _errs50 === errors;
+valid17 = valid17 || _valid1;
+const _errs52 = errors;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key1 in data18){
+if(!(((key1 === "enabled") || (key1 === "tools")) || (key1 === "exempt"))){
+const err35 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data18.enabled !== undefined){
+if(typeof data18.enabled !== "boolean"){
+const err36 = {instancePath:instancePath+"/conversationPolicy/hitl/enabled",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data18.tools !== undefined){
+let data20 = data18.tools;
+if(Array.isArray(data20)){
+const len4 = data20.length;
+for(let i5=0; i5<len4; i5++){
+let data21 = data20[i5];
+if(typeof data21 === "string"){
+if(func1(data21) < 1){
+const err37 = {instancePath:instancePath+"/conversationPolicy/hitl/tools/" + i5,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/conversationPolicy/hitl/tools/" + i5,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+let i6 = data20.length;
+let j1;
+if(i6 > 1){
+const indices1 = {};
+for(;i6--;){
+let item1 = data20[i6];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err39 = {instancePath:instancePath+"/conversationPolicy/hitl/tools",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i6+" are identical)"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+break;
+}
+indices1[item1] = i6;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/conversationPolicy/hitl/tools",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data18.exempt !== undefined){
+let data22 = data18.exempt;
+if(Array.isArray(data22)){
+const len5 = data22.length;
+for(let i7=0; i7<len5; i7++){
+let data23 = data22[i7];
+if(typeof data23 === "string"){
+if(func1(data23) < 1){
+const err41 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt/" + i7,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt/" + i7,schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+let i8 = data22.length;
+let j2;
+if(i8 > 1){
+const indices2 = {};
+for(;i8--;){
+let item2 = data22[i8];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err43 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i8+" are identical)"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+break;
+}
+indices2[item2] = i8;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/conversationPolicy/hitl/exempt",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/properties/exempt/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var _valid1 = _errs52 === errors;
+valid17 = valid17 || _valid1;
+if(!valid17){
+const err46 = {instancePath:instancePath+"/conversationPolicy/hitl",schemaPath:"#/$defs/conversationPolicy/properties/hitl/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+else {
+errors = _errs49;
+if(vErrors !== null){
+if(_errs49){
+vErrors.length = _errs49;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data17.maxSteps !== undefined){
+let data24 = data17.maxSteps;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err47 = {instancePath:instancePath+"/conversationPolicy/maxSteps",schemaPath:"#/$defs/conversationPolicy/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 100 || isNaN(data24)){
+const err48 = {instancePath:instancePath+"/conversationPolicy/maxSteps",schemaPath:"#/$defs/conversationPolicy/properties/maxSteps/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data24 < 1 || isNaN(data24)){
+const err49 = {instancePath:instancePath+"/conversationPolicy/maxSteps",schemaPath:"#/$defs/conversationPolicy/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+if(data17.maxToolCalls !== undefined){
+let data25 = data17.maxToolCalls;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err50 = {instancePath:instancePath+"/conversationPolicy/maxToolCalls",schemaPath:"#/$defs/conversationPolicy/properties/maxToolCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 1000 || isNaN(data25)){
+const err51 = {instancePath:instancePath+"/conversationPolicy/maxToolCalls",schemaPath:"#/$defs/conversationPolicy/properties/maxToolCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data25 < 1 || isNaN(data25)){
+const err52 = {instancePath:instancePath+"/conversationPolicy/maxToolCalls",schemaPath:"#/$defs/conversationPolicy/properties/maxToolCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/conversationPolicy",schemaPath:"#/$defs/conversationPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

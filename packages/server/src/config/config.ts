@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { modelsConfigSchema } from '@kindgi/agent-kernel';
 import { err, messageOf, ok, type Result } from '@kindgi/protocol';
 import { z } from 'zod';
 import { configFileSecrets } from '../isolation/secrets.js';
@@ -41,6 +42,8 @@ const packSchema = z.strictObject({
    * `LANG`, `TZ`, `OTEL_*` or the pack's declared names (`kindgi dev`); default true.
    */
   inheritEnv: z.boolean().optional(),
+  /** A Python pack's interpreter (a virtualenv's `bin/python`, with the kindgi SDK); default `python3` on PATH. */
+  python: z.string().min(1).optional(),
 });
 
 const port = z.number().int().min(0).max(65_535);
@@ -71,6 +74,14 @@ export const serverConfigSchema = z.strictObject({
   /** Bytes of remote packs' replies read at once by this process, and a call's wait for room (docs/scaling.md). */
   remoteReplies: remoteRepliesSchema.prefault({}),
   docs: z.boolean().default(true),
+  /** The MCP face at `/mcp` (docs/mcp.md): the tokens' tenants' tools for any Model Context Protocol client. */
+  mcp: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Tools per `tools/list` page (default 100). */
+      pageSize: z.number().int().min(1).max(1000).optional(),
+    })
+    .prefault({}),
   /** Largest artifact upload through /v1/artifacts, in bytes. */
   artifactMaxBytes: z.number().int().positive().optional(),
   /** Milliseconds SIGTERM waits for in-flight requests and runs before closing. */
@@ -90,6 +101,11 @@ export const serverConfigSchema = z.strictObject({
   runs: runsConfigSchema.optional(),
   /** Run event streams: how many one tenant may hold open on this server (default 256; docs/scaling.md). */
   sse: z.strictObject({ maxStreamsPerTenant: z.number().int().min(1).optional() }).optional(),
+  /**
+   * The models agent runs call (docs/agents.md): `default` and other named OpenAI-compatible endpoints; an
+   * entry's key is `apiKey`, or the variable `apiKeyEnv` names. Without it, agent runs are 501.
+   */
+  models: modelsConfigSchema.optional(),
   /** Where blob bytes live: `{ "kind": "s3", … }` (metadata in `database`), else files in `dataDir`. */
   blobs: blobsConfigSchema.optional(),
   /** Tenant secrets' key-encryption key and env (docs/secrets.md). */

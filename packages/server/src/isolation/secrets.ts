@@ -27,6 +27,8 @@ export function configFileSecrets(file: Record<string, unknown>): string[] {
   if (field(file.metrics, 'token') !== undefined) found.push('metrics.token');
   if (field(file.secrets, 'key') !== undefined) found.push('secrets.key');
   if (nonEmptyList(field(file.secrets, 'previousKeys'))) found.push('secrets.previousKeys');
+  const models = typeof file.models === 'object' && file.models !== null ? Object.entries(file.models) : [];
+  for (const [name, entry] of models) if (field(entry, 'apiKey') !== undefined) found.push(`models.${name}.apiKey`);
   return found;
 }
 

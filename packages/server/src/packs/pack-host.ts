@@ -16,6 +16,7 @@ import type { ServerLogger } from '../telemetry/logger.js';
 import { createJavaPackBuild, isJavaPack } from './java-pack.js';
 import { clientCaller } from './pack-caller.js';
 import { isPackEnvFile, packEnv, packEnvReport } from './pack-env.js';
+import { createPythonPackBuild, isPythonPack } from './python-pack.js';
 
 /** A pack this server serves: its current index, and the pipeline its calls take once routed to it. */
 export interface PackHost {
@@ -48,6 +49,10 @@ export interface PackHostOptions {
 }
 
 const IGNORED_DIRS = new Set(['node_modules', 'dist', '.kindgi', '.git', 'coverage']);
+// How long the watcher waits for a quiet moment before a reload. An editor's save (truncate and write,
+// or write a temporary file and rename it) is a burst of events within a few milliseconds; more keeps
+// every save that much slower (docs/benchmarks/cli-dev.md).
+const SETTLE_MS = 50;
 
 /** Why a pack could not be indexed: one line, and each problem with the file it is in. */
 interface IndexFailure {
@@ -89,19 +94,25 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   const indexPath = join(options.workDir, 'index.json');
   // A Java pack builds with Maven and its own indexer and serves from its build's snapshot (java-pack.ts).
   const java = isJavaPack(pack.dir) ? createJavaPackBuild({ dir: pack.dir, workDir: options.workDir }) : undefined;
-  const build = (path: string) => (java ? java.build(path) : indexPack(pack, path));
+  // A Python pack indexes and serves with the SDK's `python -m kindgi.pack` (python-pack.ts).
+  const python =
+    !java && (await isPythonPack(pack.dir))
+      ? createPythonPackBuild({ dir: pack.dir, ...(pack.python ? { python: pack.python } : {}) })
+      : undefined;
+  const build = (path: string) => (java ? java.build(path) : python ? python.build(path) : indexPack(pack, path));
   const first = await build(indexPath);
   if (first.kind === 'err') return err(`${pack.dir}: ${first.error.message}`);
   let current = first.value;
 
   const supervisor: PackServiceSupervisor = createPackServiceSupervisor({
-    command: java ? () => java.command() : options.command,
+    command: java ? () => java.command() : python ? python.command() : options.command,
     // A JVM can't read the supervisor's descriptor 3 (a socket: open("/dev/fd/3") fails); `Main serve` moves
     // the token off the environment pack code sees by itself (java-pack.ts).
     ...(java ? { tokenVia: 'env' as const } : {}),
     // A watched pack reloads on every save: a child waiting with node and the service's code loaded
-    // takes most of the boot out of a reload (docs/benchmarks/cli-dev.md).
-    ...(pack.watch && !java ? { warmSpare: true } : {}),
+    // takes most of the boot out of a reload (docs/benchmarks/cli-dev.md). Only the Node pack service is
+    // known to read its token (the spare's gate) before its index.
+    ...(pack.watch && !java && !python ? { warmSpare: true } : {}),
     moduleRoot: pack.dir,
     cwd: pack.dir,
     ...(options.runAs ? { user: { uid: options.runAs.user.uid, gid: options.runAs.user.gid } } : {}),
@@ -216,13 +227,13 @@ export async function startPackHost(options: PackHostOptions): Promise<Result<Pa
   if (pack.watch) {
     watcher = watch(pack.dir, { recursive: true }, (_event, changed) => {
       if (isPackEnvFile(changed)) envChanged = true;
-      else if (isIgnored(pack.dir, changed) || java?.ignores(changed)) return;
+      else if (isIgnored(pack.dir, changed) || java?.ignores(changed) || python?.ignores(changed)) return;
       else codeChanged = true;
       changeSeenAt ??= performance.now();
       clearTimeout(timer);
       timer = setTimeout(() => {
         swapping = swapping.then(settle, settle);
-      }, 250);
+      }, SETTLE_MS);
     });
   }
 

@@ -3,6 +3,7 @@ import type { S3CredentialBinding } from '@kindgi/bindings';
 import type { ServerConfig } from '../config/config.js';
 import type { ServerLogger } from '../telemetry/logger.js';
 import type { ServerMetrics } from '../telemetry/metrics.js';
+import type { ServerAgents } from './agents.js';
 import { tokenResolver } from './credentials.js';
 import type { ServerPacks } from './packs.js';
 import { readinessProbe } from './readiness.js';
@@ -19,6 +20,8 @@ export interface ServerAppInput {
   s3Credentials: S3CredentialBinding;
   s3Regions: string[];
   secrets: ServerSecrets;
+  /** The hosted packs' agents, and the models agent runs call when `models` is configured. */
+  agents?: ServerAgents | undefined;
 }
 
 function metricsRoute(config: ServerConfig): { path: string; token?: string } {
@@ -39,6 +42,7 @@ export function createServerApp(input: ServerAppInput): KindgiApp {
     s3Credentials: input.s3Credentials,
     s3: { basePath: config.s3.basePath ?? '/s3', regions: input.s3Regions },
     runStore: storage.runStore,
+    ...(input.agents ? { agents: input.agents } : {}),
     idempotencyStore: storage.idempotencyStore,
     secrets: {
       store: input.secrets.store,
@@ -52,6 +56,7 @@ export function createServerApp(input: ServerAppInput): KindgiApp {
     servedPacks: () => [...packs.hosts.keys()],
     ...(config.sse ? { sse: config.sse } : {}),
     ...(config.docs ? { openapi: { docs: true as const } } : {}),
+    ...(config.mcp.enabled ? { mcp: config.mcp.pageSize ? { pageSize: config.mcp.pageSize } : (true as const) } : {}),
     ...(config.artifactMaxBytes ? { artifactMaxBytes: config.artifactMaxBytes } : {}),
     readiness: readinessProbe({ ...storage.readiness, hosts: packs.hosts }),
     ...(metrics ? { telemetry: metrics, metrics: metricsRoute(config) } : {}),

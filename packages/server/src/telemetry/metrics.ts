@@ -21,7 +21,7 @@ const MAX_TOOL_LABELS = 1000;
 function apiInstruments(registers: Registry[]) {
   const requests = new Counter({
     name: 'kindgi_http_requests_total',
-    help: 'HTTP requests answered, by surface (v1, s3), route template, method and status.',
+    help: 'HTTP requests answered, by surface (v1, s3, mcp), route template, method (for mcp: the JSON-RPC method) and status.',
     labelNames: ['surface', 'route', 'method', 'status'],
     registers,
   });

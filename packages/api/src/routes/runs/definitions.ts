@@ -2,19 +2,26 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { AnyJson, bearerSecurity, errorResponses, JsonObject, PageQuerySchema, pageOf } from '../../openapi/schemas.js';
 import { MAX_DEADLINE_MS } from '../tools/definitions.js';
 
-const RunStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']).openapi('RunStatus');
+const RunStatusSchema = z
+  .enum(['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled'])
+  .openapi('RunStatus', { description: '`waiting`: an agent run at an approval gate, until the approval is decided' });
 
 /** A recorded tool run. */
 export const RunSchema = z
   .object({
     runId: z.string(),
     tenantId: z.string(),
-    toolId: z.string(),
+    toolId: z.string().openapi({ description: "The tool run; an agent run's agent id" }),
+    agentId: z.string().optional().openapi({ description: 'Set on agent runs' }),
     version: z.string().optional(),
     status: RunStatusSchema,
     input: AnyJson,
     guardrails: z.array(z.string()),
-    output: AnyJson.optional().openapi({ description: 'Only on GET /v1/runs/{runId}; listings carry outputSize' }),
+    output: AnyJson.optional().openapi({
+      description:
+        'Only on GET /v1/runs/{runId}; listings carry outputSize. An agent run: `{answer, usage, modelCalls, ' +
+        'guardrailErrors?}`, or a dry run that stopped: `{dryRun: {stoppedAt, wouldCall}, usage}`',
+    }),
     outputSize: z.number().int().min(0).optional().openapi({ description: "Bytes of the output's JSON" }),
     error: z
       .object({ code: z.string(), message: z.string(), details: JsonObject.optional() })
@@ -45,21 +52,39 @@ export const RunIdParams = z.object({
     .openapi({ param: { name: 'runId', in: 'path' } }),
 });
 
+/** The longest message an agent run takes (the kernel's limit). */
+export const MAX_AGENT_MESSAGE_CHARS = 100_000;
+
 export const StartRunBodySchema = z
   .strictObject({
-    toolId: z.string().min(1),
+    toolId: z.string().min(1).optional().openapi({ description: 'A tool run: give toolId or agentId' }),
+    agentId: z.string().min(1).max(256).optional().openapi({
+      description: 'An agent run: one turn of the agent; `input` is `{message}`',
+    }),
     version: z.string().min(1).optional(),
     input: AnyJson,
     guardrails: z.array(z.string().min(1)).max(32).optional(),
     options: z
       .strictObject({
-        wait: z.boolean().optional().openapi({ description: 'Answer 201 with the finished run instead of 202' }),
+        wait: z.boolean().optional().openapi({
+          description: 'Answer 201 with the finished run (or an agent run waiting for an approval) instead of 202',
+        }),
         deadlineMs: z.number().int().min(1).max(MAX_DEADLINE_MS).optional(),
+        dryRun: z.boolean().optional().openapi({
+          description: 'Agent runs: stop before the first tool that is not read-only or declares a side effect',
+        }),
       })
       .optional(),
   })
   .refine((body) => 'input' in body, { message: 'input is required', path: ['input'] })
+  .refine((body) => (body.toolId === undefined) !== (body.agentId === undefined), {
+    message: 'give toolId or agentId (one of them)',
+    path: ['toolId'],
+  })
   .openapi('StartRunRequest');
+
+/** An agent run's `input`. */
+export const AgentRunInputSchema = z.strictObject({ message: z.string().min(1).max(MAX_AGENT_MESSAGE_CHARS) });
 
 export const RunListQuery = PageQuerySchema.extend({
   status: RunStatusSchema.optional(),
@@ -72,7 +97,7 @@ export const startRunRoute = createRoute({
   method: 'post',
   path: '/v1/runs',
   tags: ['runs'],
-  summary: 'Start a tool run (guardrails evaluate its output)',
+  summary: 'Start a tool run (guardrails evaluate its output) or an agent run (one turn of an agent)',
   security: bearerSecurity,
   request: { body: { required: true, content: { 'application/json': { schema: StartRunBodySchema } } } },
   responses: {
@@ -133,6 +158,19 @@ const RunStreamEventSchema = {
   oneOf: [
     sseEvent(['run.started', 'run.completed', 'run.failed', 'run.cancelled'], { $ref: '#/components/schemas/Run' }),
     sseEvent(['guardrail.violation'], { $ref: '#/components/schemas/RunViolation' }),
+    sseEvent(['run.waiting', 'run.resumed'], { $ref: '#/components/schemas/Run' }),
+    sseEvent(
+      [
+        'model.call',
+        'tool.call',
+        'tool.result',
+        'approval.requested',
+        'approval.completed',
+        'guardrail.result',
+        'dry-run.stopped',
+      ],
+      { type: 'object', description: 'An agent turn event (docs/agents.md describes each)' },
+    ),
     sseEvent(
       ['error'],
       {
@@ -167,6 +205,9 @@ export const streamRunRoute = createRoute({
         'happens). Each frame has `id: <runId>:<sequence>`, `event: <kind>` and one `data:` line of JSON: ' +
         '`run.started` and the terminal `run.completed` | `run.failed` | `run.cancelled` carry the Run; ' +
         '`guardrail.violation` carries the violation `{guardrailId, checkId, action, severity, reason?}`. ' +
+        'Agent runs add `model.call`, `tool.call`, `tool.result`, `approval.requested`, `approval.completed`, ' +
+        '`guardrail.result` and `dry-run.stopped` (the turn event without its kind), and `run.waiting` / ' +
+        '`run.resumed` (the Run) around an approval gate. ' +
         'The stream ends after the terminal event. A failure after the stream began is a last frame ' +
         '`event: error` with data `{code, message}` (no id).',
       content: {

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type {
+  AgentRegistry,
   ApiLogger,
   GuardrailDescriptor,
   RunCheckBinding,
@@ -9,7 +10,7 @@ import type {
   ToolRegistry,
 } from '@kindgi/bindings';
 import { canonicalJson } from '@kindgi/protocol';
-import type { RunExecutor } from '@kindgi/run-worker';
+import type { RunExecutor, StartRunInput } from '@kindgi/run-worker';
 import type { AppEnv } from '../../env.js';
 import { ApiError } from '../../errors/api-error.js';
 import { must } from '../../errors/run-errors.js';
@@ -20,6 +21,7 @@ import { jsonBytes } from '../../responses/sliced-body.js';
 import { RunFeeds } from '../../runs/run-feeds.js';
 import { resumePoint, type StreamTiming, streamRunEvents } from '../../runs/stream.js';
 import { StreamSlots } from '../../runs/stream-slots.js';
+import { agentRunStart } from './agent-start.js';
 import { cancelRunRoute, getRunRoute, listRunsRoute, startRunRoute, streamRunRoute } from './definitions.js';
 
 /** What the run routes need. */
@@ -28,6 +30,8 @@ export interface RunDeps {
   executor: RunExecutor;
   toolRegistry: ToolRegistry | undefined;
   runCheck: RunCheckBinding | undefined;
+  /** The tenant's agents, and whether this app runs them (a model catalog was given). */
+  agents: { registry: AgentRegistry; runs: boolean } | undefined;
   cursors: CursorSealer;
   timing: StreamTiming;
   /** Open SSE streams one tenant may hold in this process. */
@@ -40,7 +44,7 @@ export interface RunDeps {
  * client reads it, a finished run's text shared by every request for it; a run's streams share one feed.
  */
 export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void {
-  const { runStore, executor, toolRegistry, cursors } = deps;
+  const { runStore, executor, cursors } = deps;
   const bodies = new RunBodies(runStore);
   const stream = {
     feeds: new RunFeeds({ runStore, bodies, logger: deps.logger, pollMs: deps.timing.pollMs }),
@@ -51,32 +55,11 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
   app.openapi(startRunRoute, async (c) => {
     const { tenantId } = c.get('principal');
     const body = c.req.valid('json');
-    let packId = '';
-    if (toolRegistry !== undefined) {
-      const tool = await toolRegistry.getTool(tenantId, body.toolId);
-      if (tool === null) throw new ApiError('tool-not-found', `No tool '${body.toolId}'.`, { toolId: body.toolId });
-      if (body.version !== undefined && !tool.versions.includes(body.version)) {
-        throw new ApiError('tool-version-not-found', `Tool '${body.toolId}' has no version '${body.version}'.`, {
-          toolId: body.toolId,
-          version: body.version,
-        });
-      }
-      // The queue the run waits in. Which pack runs it is decided when it executes (@kindgi/run-worker).
-      packId = tool.packId;
-    }
-    const guardrails = await resolveGuardrails(deps, tenantId, body.guardrails ?? []);
-    const started = must(
-      await executor.start({
-        tenantId,
-        requestId: c.get('requestId'),
-        toolId: body.toolId,
-        packId,
-        version: body.version,
-        input: body.input,
-        guardrails,
-        deadlineMs: body.options?.deadlineMs,
-      }),
-    );
+    const start =
+      body.agentId !== undefined
+        ? await agentRunStart(deps.agents, tenantId, body)
+        : await toolRunStart(deps, tenantId, { ...body, toolId: body.toolId as string });
+    const started = must(await executor.start({ ...start, tenantId, requestId: c.get('requestId') }));
     if (body.options?.wait === true) return jsonBytes<RunRecord, 201>(c, bodies.of(must(await started.done())), 201);
     c.header('location', `${mountPrefix(c)}/v1/runs/${started.run.runId}`);
     return c.json(started.run, 202);
@@ -122,6 +105,46 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
     const after = await resumePoint(runStore, run, c.req.header('last-event-id'));
     return streamRunEvents(c, stream, run, after);
   });
+}
+
+type StartBody = {
+  toolId: string;
+  version?: string | undefined;
+  input: unknown;
+  guardrails?: string[] | undefined;
+  options?: { deadlineMs?: number | undefined; dryRun?: boolean | undefined } | undefined;
+};
+
+/** A tool run's start: the tool (and version) checked against the registry, its guardrails resolved. */
+async function toolRunStart(
+  deps: RunDeps,
+  tenantId: string,
+  body: StartBody,
+): Promise<Omit<StartRunInput, 'tenantId' | 'requestId'>> {
+  if (body.options?.dryRun !== undefined) {
+    throw new ApiError('bad-input', 'options.dryRun applies to agent runs only.', { param: 'options.dryRun' });
+  }
+  let packId = '';
+  if (deps.toolRegistry !== undefined) {
+    const tool = await deps.toolRegistry.getTool(tenantId, body.toolId);
+    if (tool === null) throw new ApiError('tool-not-found', `No tool '${body.toolId}'.`, { toolId: body.toolId });
+    if (body.version !== undefined && !tool.versions.includes(body.version)) {
+      throw new ApiError('tool-version-not-found', `Tool '${body.toolId}' has no version '${body.version}'.`, {
+        toolId: body.toolId,
+        version: body.version,
+      });
+    }
+    // The queue the run waits in. Which pack runs it is decided when it executes (@kindgi/run-worker).
+    packId = tool.packId;
+  }
+  return {
+    toolId: body.toolId,
+    packId,
+    version: body.version,
+    input: body.input,
+    guardrails: await resolveGuardrails(deps, tenantId, body.guardrails ?? []),
+    deadlineMs: body.options?.deadlineMs,
+  };
 }
 
 async function resolveGuardrails(deps: RunDeps, tenantId: string, ids: string[]): Promise<GuardrailDescriptor[]> {

@@ -21,6 +21,10 @@ How the service runs a tool call (the intended sequence):
    ``ConversionError`` is ``output-validation-failed``), then validate ``out`` against ``output_schema``.
 
 A guardrail check is the same with ``convert_config`` / ``evaluate`` / ``convert_result``.
+
+Every definition's ``defined_in`` is the absolute path of the file whose code called ``define_*`` (for
+``@tool``, the function's file): ``kindgi.pack.modules.definitions_in`` uses it so that a definition a
+file merely imports (an agent file importing a tool to list it) is not taken for one of its own.
 """
 
 from __future__ import annotations
@@ -192,7 +196,7 @@ class ToolContext(_CancellableContext):
     ``ToolContext(tenant_id=ctx["tenantId"], run_id=ctx["runId"], request_id=ctx.get("requestId"),
     project_id=..., org_id=..., idempotency_key=..., settings=..., env=..., config=...,
     extra=<the wire ctx's other fields>, secrets=Secrets(<declared names only>),
-    log=ToolLogger(sink), cancellation=Cancellation())``.
+    log=ToolLogger(sink), cancellation=Cancellation(), wire=<the wire ctx without secrets>)``.
 
     The ids come from the run, never from the input: to check an id the input names, compare with these.
     """
@@ -213,8 +217,12 @@ class ToolContext(_CancellableContext):
         env: Mapping[str, str] | None = None,
         config: Mapping[str, Any] | None = None,
         extra: Mapping[str, Any] | None = None,
+        wire: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(cancellation)
+        # The wire ctx exactly as sent, without `secrets` (a field sent as null stays null): for code that
+        # passes the caller's context on, or must tell a null id from an absent one.
+        self.wire: Mapping[str, Any] = MappingProxyType(dict(wire)) if wire is not None else _EMPTY
         self.tenant_id = tenant_id
         self.run_id = run_id
         self.request_id = request_id
@@ -243,9 +251,7 @@ class CheckContext(_CancellableContext):
     request ids from the ``kindgi-run-id``/``kindgi-request-id`` headers when sent (a check-invoke has no
     ``ctx``). Built by the service: ``CheckContext(cancellation=..., run_id=..., request_id=...)``."""
 
-    def __init__(
-        self, *, cancellation: Cancellation, run_id: str | None = None, request_id: str | None = None
-    ) -> None:
+    def __init__(self, *, cancellation: Cancellation, run_id: str | None = None, request_id: str | None = None) -> None:
         super().__init__(cancellation)
         self.run_id = run_id
         self.request_id = request_id
@@ -381,6 +387,7 @@ class ToolDefinition:
     limits: Mapping[str, Any] | None = None
     network: Mapping[str, Any] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    defined_in: str | None = field(default=None, repr=False, compare=False)
     input_converter: Converter = field(default=_identity, repr=False, compare=False)
     invoker: Invoker | None = field(default=None, repr=False, compare=False)
     output_converter: Converter = field(default=_identity, repr=False, compare=False)
@@ -438,6 +445,7 @@ class GuardrailDefinition:
     limits: Mapping[str, Any] | None = None
     network: Mapping[str, Any] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    defined_in: str | None = field(default=None, repr=False, compare=False)
     config_converter: Converter = field(default=_identity, repr=False, compare=False)
     evaluator: Evaluator | None = field(default=None, repr=False, compare=False)
 
@@ -470,17 +478,25 @@ class GuardrailDefinition:
 @dataclass(frozen=True)
 class AgentDefinition:
     """An agent, as data: ``id``, ``version`` (else the pack's), ``instructions`` (its system prompt),
-    ``name``, ``capabilities``, ``tools`` (ids or ``{"id", "range"?}``), ``guardrails`` (ids); ``extra``
-    holds other fields (a model choice, ...), written to the index as given."""
+    ``name``, ``description``, ``model`` (a model entry of the server's ``models``), ``capabilities``,
+    ``tools`` (tool definitions, which the index pins to their version (else the pack's) as
+    ``{"id", "range"}``; ids; or ``{"id", "range"}``), ``guardrails`` (ids), ``tool_errors`` (codes of tool
+    failures the model is shown), ``conversation_policy`` (``hitl``, ``maxSteps``, ``maxToolCalls``, as the
+    index spells them); ``extra`` holds other fields, written to the index as given."""
 
     id: str
     instructions: str
     version: str | None = None
     name: str | None = None
     capabilities: tuple[str, ...] | None = None
-    tools: tuple[str | Mapping[str, Any], ...] | None = None
+    tools: tuple[ToolDefinition | str | Mapping[str, Any], ...] | None = None
     guardrails: tuple[str, ...] | None = None
+    description: str | None = None
+    model: str | None = None
+    tool_errors: tuple[str, ...] | None = None
+    conversation_policy: Mapping[str, Any] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    defined_in: str | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -493,6 +509,7 @@ class FlowDefinition:
     edges: tuple[Mapping[str, Any], ...]
     version: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    defined_in: str | None = field(default=None, repr=False, compare=False)
 
 
 Definition = ToolDefinition | GuardrailDefinition | AgentDefinition | FlowDefinition

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -50,13 +51,35 @@ def load_pack_module(root: Path, module_path: str) -> ModuleType:
     return module
 
 
-def definitions_in(module: ModuleType) -> list[tuple[str, Definition]]:
+_KIND_FOLDERS = frozenset({"tools", "guardrails", "agents", "flows"})
+
+
+def definitions_in(module: ModuleType, pack_root: Path | None = None) -> list[tuple[str, Definition]]:
     """The definitions a module holds as module-level attributes, as ``(attribute name, definition)``,
-    in attribute order. One definition bound to two names counts once (the first name)."""
+    in attribute order. One definition bound to two names counts once (the first name).
+
+    A definition counts when the module's own file defined it, or (with ``pack_root``) when it was
+    defined outside the pack's ``tools/``, ``guardrails/``, ``agents/`` and ``flows/`` folders (a factory
+    in a helper module). One a module imports from another pack file is that file's, not this one's."""
     seen: set[int] = set()
     found: list[tuple[str, Definition]] = []
+    own_file = os.path.abspath(module.__file__) if module.__file__ else None
     for name, value in vars(module).items():
-        if isinstance(value, _DEFINITION_TYPES) and id(value) not in seen:
+        if not isinstance(value, _DEFINITION_TYPES) or not _owned(value.defined_in, own_file, pack_root):
+            continue
+        if id(value) not in seen:
             seen.add(id(value))
             found.append((name, value))
     return found
+
+
+def _owned(defined_in: str | None, own_file: str | None, pack_root: Path | None) -> bool:
+    if defined_in is None or defined_in == own_file:
+        return True
+    if pack_root is None:
+        return False
+    try:
+        relative = Path(defined_in).resolve().relative_to(pack_root.resolve())
+    except ValueError:
+        return True
+    return not any(part in _KIND_FOLDERS for part in relative.parts[:-1])

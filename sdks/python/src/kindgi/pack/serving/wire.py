@@ -79,13 +79,34 @@ def _check_invoke(value: dict[str, Any]) -> None:
         raise _malformed("`tool.id` is required")
     if "version" in tool and not isinstance(tool["version"], str):
         raise _malformed("`tool.version` must be a string")
-    if "input" not in value:
-        raise _malformed("An `invoke` message needs an `input`")
     ctx = value.get("ctx")
-    if not isinstance(ctx, dict) or not isinstance(ctx.get("tenantId"), str) or not isinstance(
-        ctx.get("runId"), str
-    ):
+    if not isinstance(ctx, dict) or not isinstance(ctx.get("tenantId"), str) or not isinstance(ctx.get("runId"), str):
         raise _malformed("`ctx` needs string `tenantId` and `runId`")
+    if "input" not in value:
+        raise _malformed("`input` is required")
+    _check_ctx_fields(ctx)
+
+
+# The optional ctx fields' types (specs/pack-protocol.schema.json#/$defs/callContext).
+_CTX_OBJECTS = ("env", "secrets", "config", "settings")
+
+
+def _check_ctx_fields(ctx: dict[str, Any]) -> None:
+    for name in ("projectId", "orgId"):
+        if name in ctx and ctx[name] is not None and not isinstance(ctx[name], str):
+            raise _malformed(f"`ctx.{name}` must be string,null")
+    for name in ("requestId", "idempotencyKey"):
+        if name in ctx and not isinstance(ctx[name], str):
+            raise _malformed(f"`ctx.{name}` must be string")
+    for name in _CTX_OBJECTS:
+        if name in ctx and not isinstance(ctx[name], dict):
+            raise _malformed(f"`ctx.{name}` must be object")
+    for name, text in ctx.get("env", {}).items():
+        if not isinstance(text, str):
+            raise _malformed(f"`ctx.env.{name}` must be string")
+    for name, block in ctx.get("settings", {}).items():
+        if not isinstance(block, dict):
+            raise _malformed(f"`ctx.settings.{name}` must be object")
 
 
 def _check_check_invoke(value: dict[str, Any]) -> None:
@@ -94,8 +115,10 @@ def _check_check_invoke(value: dict[str, Any]) -> None:
         raise _malformed("`check.id` is required")
     if not isinstance(value.get("config"), dict):
         raise _malformed("`config` must be an object")
-    if not isinstance(value.get("trace"), dict):
-        raise _malformed("A `check-invoke` message needs a `trace` object")
+    if "trace" not in value:
+        raise _malformed("`trace` is required")
+    if not isinstance(value["trace"], dict):
+        raise _malformed("`trace` must be object")
 
 
 def parse_request(body: bytes) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,12 +18,18 @@ public final class Agent {
   /** A tool the agent calls: a {@link Tool} of this pack (its version pinned), or another pack's id and semver range. */
   public record ToolRef(String id, @Nullable Tool<?, ?> tool, @Nullable String range) {}
 
+  private static final Pattern ERROR_CODE = Pattern.compile("^[a-z][a-z0-9]*(-[a-z0-9]+)*$");
+
   private final String id;
   private @Nullable String version;
+  private @Nullable String name;
   private @Nullable String description;
   private @Nullable String instructions;
+  private @Nullable String model;
   private final List<ToolRef> tools = new ArrayList<>();
   private final List<String> guardrails = new ArrayList<>();
+  private final List<String> toolErrors = new ArrayList<>();
+  private final Map<String, Object> conversationPolicy = new LinkedHashMap<>();
   private final Map<String, Object> extras = new LinkedHashMap<>();
 
   private Agent(String id) {
@@ -41,6 +48,12 @@ public final class Agent {
     return this;
   }
 
+  /** A display name. */
+  public Agent name(String value) {
+    this.name = Objects.requireNonNull(value, "name");
+    return this;
+  }
+
   public Agent description(String value) {
     this.description = Objects.requireNonNull(value, "description");
     return this;
@@ -49,6 +62,43 @@ public final class Agent {
   /** The system instructions the model gets. */
   public Agent instructions(String value) {
     this.instructions = Objects.requireNonNull(value, "instructions");
+    return this;
+  }
+
+  /** The model entry of the server's {@code models} the agent runs on; {@code default} without it. */
+  public Agent model(String value) {
+    if (value == null || value.isBlank()) throw new IllegalArgumentException("Agent \"" + id + "\": model must be a non-empty name");
+    this.model = value;
+    return this;
+  }
+
+  /**
+   * The tool failures the model is shown and may fix, by code: {@code tool-error} (the handler threw),
+   * {@code input-validation-failed}, {@code tool-not-found}, {@code deadline-exceeded}, … Any other failure
+   * fails the turn.
+   */
+  public Agent toolErrors(String... codes) {
+    for (String code : codes) {
+      if (code == null || !ERROR_CODE.matcher(code).matches()) {
+        throw new IllegalArgumentException("Agent \"" + id + "\": toolErrors takes error codes in kebab-case, got " + code);
+      }
+      if (!toolErrors.contains(code)) toolErrors.add(code);
+    }
+    return this;
+  }
+
+  /** Approval gates: asks before the first use in a turn of every tool that is not read-only. */
+  public Agent hitl(boolean enabled) {
+    conversationPolicy.put("hitl", enabled);
+    return this;
+  }
+
+  /**
+   * One field of the conversation policy ({@code hitl}: true, false or {@code Map.of("tools", …, "exempt", …)};
+   * {@code maxSteps}, 1 to 100; {@code maxToolCalls}, 1 to 1000), keyed as in the index.
+   */
+  public Agent conversationPolicy(String field, Object value) {
+    conversationPolicy.put(Objects.requireNonNull(field, "field"), Objects.requireNonNull(value, field));
     return this;
   }
 
@@ -78,7 +128,8 @@ public final class Agent {
 
   /** Any other field of the agent's index entry ({@code capabilities}, {@code model}, {@code conversationPolicy}, …). */
   public Agent set(String field, Object value) {
-    if (List.of("id", "version", "modulePath", "tools", "guardrails").contains(field)) {
+    if (List.of("id", "version", "modulePath", "tools", "guardrails", "name", "model", "toolErrors", "conversationPolicy")
+        .contains(field)) {
       throw new IllegalArgumentException("Agent \"" + id + "\": " + field + " has its own method");
     }
     extras.put(field, Objects.requireNonNull(value, field));
@@ -91,6 +142,22 @@ public final class Agent {
 
   public @Nullable String version() {
     return version;
+  }
+
+  public @Nullable String name() {
+    return name;
+  }
+
+  public @Nullable String model() {
+    return model;
+  }
+
+  public List<String> toolErrors() {
+    return Collections.unmodifiableList(toolErrors);
+  }
+
+  public Map<String, Object> conversationPolicy() {
+    return Collections.unmodifiableMap(conversationPolicy);
   }
 
   public @Nullable String description() {

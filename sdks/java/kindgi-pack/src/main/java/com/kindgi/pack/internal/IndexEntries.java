@@ -102,8 +102,46 @@ final class IndexEntries {
       entry.put("tools", tools);
     }
     if (!agent.guardrails().isEmpty()) entry.put("guardrails", agent.guardrails());
+    if (agent.name() != null) entry.put("name", agent.name());
+    if (agent.model() != null) entry.put("model", agent.model());
+    if (!agent.toolErrors().isEmpty()) entry.put("toolErrors", agent.toolErrors());
+    if (!agent.conversationPolicy().isEmpty()) {
+      Map<String, Object> policy = plain(agent.conversationPolicy(), label);
+      checkPolicy(policy, label);
+      entry.put("conversationPolicy", policy);
+    }
     entry.putAll(plain(agent.extras(), label));
     return entry;
+  }
+
+  /** The conversation policy as specs/pack-index.schema.json's {@code conversationPolicy} allows it. */
+  private static void checkPolicy(Map<String, Object> policy, String label) throws EntryException {
+    limit(policy.get("maxSteps"), 100, label + ": conversationPolicy.maxSteps");
+    limit(policy.get("maxToolCalls"), 1000, label + ": conversationPolicy.maxToolCalls");
+    Object hitl = policy.get("hitl");
+    if (hitl == null || hitl instanceof Boolean) return;
+    if (!(hitl instanceof Map<?, ?> gates)) {
+      throw new EntryException("manifest-validation-failed", label + ": conversationPolicy.hitl must be true, false or an object");
+    }
+    for (Map.Entry<?, ?> gate : gates.entrySet()) {
+      String key = String.valueOf(gate.getKey());
+      boolean ok = switch (key) {
+        case "enabled" -> gate.getValue() instanceof Boolean;
+        case "tools", "exempt" -> gate.getValue() instanceof List<?> ids && ids.stream().allMatch(i -> i instanceof String s && !s.isEmpty());
+        default -> false;
+      };
+      if (!ok) {
+        throw new EntryException("manifest-validation-failed", label + ": conversationPolicy.hitl." + key
+            + " is not one of enabled (a boolean), tools or exempt (lists of tool ids)");
+      }
+    }
+  }
+
+  private static void limit(Object value, int max, String label) throws EntryException {
+    if (value == null) return;
+    if (!(value instanceof Integer || value instanceof Long) || ((Number) value).longValue() < 1 || ((Number) value).longValue() > max) {
+      throw new EntryException("manifest-validation-failed", label + " must be a whole number from 1 to " + max);
+    }
   }
 
   static Map<String, Object> flow(Flow flow, String modulePath, String packVersion) throws EntryException {
