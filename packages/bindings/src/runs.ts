@@ -123,6 +123,8 @@ export interface RunClaimRequest {
   busyPacks: readonly string[];
   /** The packs the claimer serves; runs of other packs stay queued for a server that serves them. */
   servedPacks?: readonly string[];
+  /** False when the claimer runs no agent turns (no models): agent runs stay queued for a server that does. */
+  agents?: boolean;
 }
 
 /** The terminal outcome `finish` records. */

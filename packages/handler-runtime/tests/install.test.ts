@@ -124,9 +124,11 @@ describe('the published packages, installed', () => {
     const dir = join(root, 'api-without-docs');
     mkdirSync(dir);
     const names = [
+      '@kindgi/agent-kernel',
       '@kindgi/api',
       '@kindgi/bindings',
       '@kindgi/log',
+      '@kindgi/mcp',
       '@kindgi/protocol',
       '@kindgi/run-worker',
       '@kindgi/s3',

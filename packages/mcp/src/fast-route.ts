@@ -1,7 +1,6 @@
 import {
   type CallToolRequestParams,
   classifyInboundRequest,
-  isJSONRPCRequest,
   isJsonContentType,
   type JSONRPCRequest,
   type ListToolsRequest,
@@ -50,14 +49,16 @@ function modernEra(header: HeaderOf, message: JSONRPCRequest, name: string | und
 
 /**
  * The 2025-11-25 stateless transport's checks: it must accept both media types, and a protocol version
- * header, when sent, must name a version the SDK supports. Its answers are SSE events, and so are ours.
+ * header, when sent, must name a version the SDK supports. That revision lets a server answer a request with
+ * one JSON body instead of an SSE stream, and a JSON body lets the client keep its connection: the answer is
+ * JSON (a cancelled call's answer is an empty stream, fast-answer.ts).
  */
 function legacyEra(header: HeaderOf): Era | undefined {
   const accept = header('accept');
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   const version = header('mcp-protocol-version');
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  return { era: 'legacy', sse: true };
+  return { era: 'legacy', sse: false };
 }
 
 function validated(message: JSONRPCRequest) {
@@ -77,10 +78,10 @@ function validated(message: JSONRPCRequest) {
  * gets its error.
  */
 export function fastRouteOf(header: HeaderOf, body: unknown): FastRoute | undefined {
-  if (!isJSONRPCRequest(body) || (body.method !== 'tools/call' && body.method !== 'tools/list')) return undefined;
+  // A cheap look first; the classifier below proves the JSON-RPC request shape for both routes it may give.
+  const method = typeof body === 'object' && body !== null ? (body as { method?: unknown }).method : undefined;
+  if (method !== 'tools/call' && method !== 'tools/list') return undefined;
   if (!isJsonContentType(header('content-type') ?? null)) return undefined;
-  // A task-augmented call is the SDK's to refuse or serve.
-  if (body.params !== undefined && 'task' in body.params) return undefined;
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: header('mcp-protocol-version'),
@@ -88,15 +89,19 @@ export function fastRouteOf(header: HeaderOf, body: unknown): FastRoute | undefi
     mcpNameHeader: header('mcp-name'),
     body,
   });
-  const request = validated(body);
+  if (outcome.kind !== 'modern' && !(outcome.kind === 'legacy' && outcome.reason === 'no-claim')) return undefined;
+  const message = body as JSONRPCRequest;
+  // A task-augmented call is the SDK's to refuse or serve.
+  if (message.params !== undefined && 'task' in message.params) return undefined;
+  const request = validated(message);
   if (request === undefined) return undefined;
   const name = request.method === 'tools/call' ? request.params.name : undefined;
   let era: Era | undefined;
   if (outcome.kind === 'modern' && outcome.messageKind === 'request') {
     if (outcome.classification.revision !== FAST_MODERN_REVISION) return undefined;
-    era = modernEra(header, body, name);
+    era = modernEra(header, message, name);
   } else if (outcome.kind === 'legacy' && outcome.reason === 'no-claim') {
     era = legacyEra(header);
   }
-  return era === undefined ? undefined : { ...era, id: body.id, ...request };
+  return era === undefined ? undefined : { ...era, id: message.id, ...request };
 }

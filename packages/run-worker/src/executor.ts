@@ -57,7 +57,7 @@ export interface RunExecutorDeps {
   options?: Partial<RunExecutionOptions>;
   /** The packs this process serves, asked at every claim (they may change); any pack when absent. */
   servedPacks?: () => readonly string[];
-  /** Runs agent turns (built by the app from the agent kernel); without it agent runs fail `agents-unsupported`. */
+  /** Runs agent turns (built by the app from the agent kernel); without it this executor claims no agent runs. */
   runTurn?: AgentTurnRunner;
 }
 
@@ -241,7 +241,9 @@ export class RunExecutor {
     for (const active of this.#active.values()) counts.set(active.packId, (counts.get(active.packId) ?? 0) + 1);
     const busyPacks = [...counts].filter(([, n]) => n >= this.#options.concurrencyPerPack).map(([pack]) => pack);
     const servedPacks = this.deps.servedPacks?.();
-    const request = { owner: this.#owner, leaseMs: this.#options.leaseMs, busyPacks };
+    // Without a turn runner (no models) agent runs stay queued for a server that can run them.
+    const agents = this.deps.runTurn === undefined ? { agents: false } : {};
+    const request = { owner: this.#owner, leaseMs: this.#options.leaseMs, busyPacks, ...agents };
     const claimed = await this.deps.runStore.claim(servedPacks === undefined ? request : { ...request, servedPacks });
     if (claimed.kind === 'err') {
       this.#noteStoreFailure();

@@ -7,7 +7,7 @@ import {
 } from '@kindgi/testing';
 import { describe, expect, it } from 'vitest';
 import { type RunExecutionOptions, RunExecutor, type StartRunInput } from '../src/index.js';
-import { describeFailure, failingWhile, guardrail, recordingLogger } from './helpers.js';
+import { describeFailure, failingWhile, guardrail, queuedRun, recordingLogger } from './helpers.js';
 
 function executorOver(
   bindings: { runHandler: RunHandlerBinding; runCheck?: RunCheckBinding; runStore?: RunStore },
@@ -118,6 +118,17 @@ describe('RunExecutor', () => {
     ]);
     const events = await runStore.listEvents('t1', run.runId, 0);
     expect(events.kind === 'ok' && events.value.filter((e) => e.kind === 'guardrail.violation')).toHaveLength(2);
+    await executor.drain(0);
+  });
+
+  it('claims no agent run without a turn runner: it stays queued for a server that runs agents', async () => {
+    const { executor, runStore } = executorOver({ runHandler: tools });
+    const agentRun = { ...queuedRun('agent-1'), agentId: 'acme.helper' };
+    const agentJob = { packId: 'pack-demo', requestId: 'req-a', guardrails: [], agent: {} };
+    expect((await runStore.enqueue(agentRun, agentJob, { maxQueued: 9 })).kind).toBe('ok');
+    // The tool run queued after it is claimed and finishes; the agent run is never claimed.
+    expect(await runToEnd(executor, runOf('echo'))).toMatchObject({ status: 'completed' });
+    expect(await runStore.get('t1', 'agent-1')).toMatchObject({ kind: 'ok', value: { status: 'queued' } });
     await executor.drain(0);
   });
 

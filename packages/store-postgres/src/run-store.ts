@@ -22,10 +22,11 @@ import { inTransaction, NOW_MS, sql } from './tx.js';
 
 const ROW = 'status, record, output, job, attempts, lease_owner';
 // A queued run (of `runs` as `r`) whose retry delay is over, of a pack the claimer has room for ($1: the
-// busy packs) and serves ($2: its packs, null for any).
+// busy packs) and serves ($2: its packs, null for any), and no agent run unless the claimer runs them ($3).
 const claimable = (r: string) =>
   `${r}.status = 'queued' AND ${r}.available_at <= ${NOW_MS} AND NOT (${r}.pack_id = ANY($1::text[]))
-    AND ($2::text[] IS NULL OR ${r}.pack_id = ANY($2::text[]))`;
+    AND ($2::text[] IS NULL OR ${r}.pack_id = ANY($2::text[]))
+    AND ($3::boolean OR ${r}.job::jsonb -> 'agent' IS NULL)`;
 // Running runs whose lease ran out, but for those the sweeping executor still holds ($1, $2: their keys).
 const EXPIRED = `status = 'running' AND lease_expires_at <= ${NOW_MS}
   AND (tenant_id, run_id) NOT IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
@@ -175,10 +176,10 @@ async function take(
 /** Claims the next run in the fair order (`CLAIM`) and records it as its tenant's last claim. */
 async function claim(
   pool: PostgresPool,
-  { busyPacks, servedPacks }: ClaimFilter,
+  { busyPacks, servedPacks, agents }: ClaimFilter,
   step: (row: RunRow) => RunChange,
 ): Promise<RunChange | undefined> {
-  const values = [[...busyPacks], servedPacks === undefined ? null : [...servedPacks]];
+  const values = [[...busyPacks], servedPacks === undefined ? null : [...servedPacks], agents !== false];
   const due = await sql(pool, `SELECT 1 FROM runs q WHERE ${claimable('q')} LIMIT 1`, values);
   if (due.rowCount === 0) return undefined;
   return inTransaction(pool, async (client) => {

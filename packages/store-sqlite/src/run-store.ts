@@ -47,6 +47,7 @@ const CLAIMABLE = `WITH heads AS (
     WHERE status = 'queued' AND available_at <= @now
       AND pack_id NOT IN (SELECT value FROM json_each(@busy))
       AND (@served IS NULL OR pack_id IN (SELECT value FROM json_each(@served)))
+      AND (@agents = 1 OR json_extract(job, '$.agent') IS NULL)
     GROUP BY tenant_id
   )
   SELECT runs.* FROM heads JOIN runs ON runs.seq = heads.seq
@@ -165,9 +166,10 @@ function sqliteRows(db: KindgiDatabase, now: () => number) {
       return db.prepare<unknown[], PagedRun>(sql).all(...params, count);
     },
     update: atomic((tenantId, runId, step) => save(step(byId(tenantId, runId)))),
-    claim: atomic(({ busyPacks, servedPacks }, step) => {
+    claim: atomic(({ busyPacks, servedPacks, agents }, step) => {
       const served = servedPacks === undefined ? null : JSON.stringify(servedPacks);
-      const row = q.claimable.get({ now: now(), busy: JSON.stringify(busyPacks), served });
+      const filter = { busy: JSON.stringify(busyPacks), served, agents: agents === false ? 0 : 1 };
+      const row = q.claimable.get({ now: now(), ...filter });
       if (row === undefined) return undefined;
       q.takeTurn.run({ tenantId: row.tenant_id });
       return save(step(row));

@@ -29,7 +29,9 @@ function sourceDigest(sdkDir: string): string {
  * `sdks/java`, as docs/java.md does), once per version of its sources on this machine. Test files run in
  * parallel, and one `mvn install` rewriting the jars while another file's Maven or JVM reads them breaks
  * that one: the install runs under a machine-wide lock (flock(1)) and is skipped when these sources were
- * installed already.
+ * installed already. The stamp also records the installed jars (path, size, mtime): another checkout's
+ * `mvn install` (a CI clone of another commit on the same machine) replaces them, and the next call here
+ * installs these sources again.
  */
 export function installJavaSdk(repoRoot: string): void {
   const sdkDir = join(repoRoot, 'sdks', 'java');
@@ -37,6 +39,13 @@ export function installJavaSdk(repoRoot: string): void {
   mkdirSync(join(homedir(), '.m2'), { recursive: true });
   const stamp = join(homedir(), '.m2', `kindgi-java-sdk-${sourceDigest(sdkDir)}.installed`);
   const lock = join(tmpdir(), 'kindgi-java-sdk.lock');
-  const script = 'test -e "$1" || { mvn -B -q -f "$2" install -DskipTests && : > "$1"; }';
-  execFileSync('flock', [lock, 'sh', '-c', script, 'sh', stamp, join(sdkDir, 'pom.xml')], { stdio: 'pipe' });
+  const installed = join(homedir(), '.m2', 'repository', 'com', 'kindgi');
+  const script = [
+    'jars() { find "$1" -name "*.jar" -type f -printf "%p %s %T@\\n" 2>/dev/null | sort; }',
+    'if [ -e "$1" ] && [ "$(cat "$1")" = "$(jars "$3")" ]; then exit 0; fi',
+    'mvn -B -q -f "$2" install -DskipTests && jars "$3" > "$1"',
+  ].join('\n');
+  execFileSync('flock', [lock, 'sh', '-c', script, 'sh', stamp, join(sdkDir, 'pom.xml'), installed], {
+    stdio: 'pipe',
+  });
 }

@@ -148,6 +148,17 @@ export function describeRunStoreContract(name: string, factory: () => Promise<Ru
       expect(claimedId(await store().claim(claimReq('o1')))).toBe('a');
     });
 
+    it('leaves agent runs queued for a claimer that runs no agents', async () => {
+      const agentJob: RunJob = { ...job(), agent: {} };
+      value(await store().enqueue(contractRun('agent', { agentId: 'acme.helper' }), agentJob, { maxQueued: 9 }));
+      value(await store().enqueue(contractRun('tool'), job(), { maxQueued: 9 }));
+      const noAgents = () => store().claim({ ...claimReq('o1'), agents: false });
+      expect(claimedId(await noAgents())).toBe('tool');
+      expect(claimedId(await noAgents())).toBeUndefined();
+      const claimed = value(await store().claim({ ...claimReq('o2'), agents: true }));
+      expect(claimed).toMatchObject({ run: { runId: 'agent' }, job: { agent: {} } });
+    });
+
     it('keeps a lease that ran out until a sweep fails the run, and spares the runs the sweeper keeps', async () => {
       for (const id of ['r1', 'r2', 'r3']) value(await store().enqueue(contractRun(id), job(), { maxQueued: 9 }));
       for (let i = 0; i < 3; i++) value(await store().claim(claimReq('o1', [], 1)));

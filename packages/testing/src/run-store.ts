@@ -18,6 +18,8 @@ interface Entry extends RunRow {
   seq: number;
   tenantId: string;
   packId: string;
+  /** An agent run (its job has `agent`): a claim with `agents: false` skips it. */
+  agent: boolean;
   availableAt: number;
   leaseExpiresAt: number;
   events: StoredRunEvent[];
@@ -81,13 +83,14 @@ export function createInMemoryRunStore(options: { now?: () => Date } = {}): RunS
   const { get, sorted, rowOf, save } = table;
   const turns = new Map<string, number>();
   let lastTurn = 0;
-  const claimable = ({ busyPacks, servedPacks }: ClaimFilter, at: number) =>
+  const claimable = ({ busyPacks, servedPacks, agents }: ClaimFilter, at: number) =>
     sorted(
       (e) =>
         e.status === 'queued' &&
         e.availableAt <= at &&
         !busyPacks.includes(e.packId) &&
-        (servedPacks === undefined || servedPacks.includes(e.packId)),
+        (servedPacks === undefined || servedPacks.includes(e.packId)) &&
+        (agents !== false || !e.agent),
     );
   const fresh = { output: null, attempts: 0, availableAt: 0, lease_owner: null, leaseExpiresAt: 0 };
   return createRunStore(
@@ -100,8 +103,9 @@ export function createInMemoryRunStore(options: { now?: () => Date } = {}): RunS
         if (maxQueuedPerTenant !== undefined && mine >= maxQueuedPerTenant) return 'tenant-full';
         if (queued.length >= maxQueued) return 'full';
         const stored = { status: 'queued', record: recordJson(record), job: runJson(job), packId: job.packId };
+        const agent = job.agent !== undefined;
         const tenantId = record.tenantId;
-        table.add(tenantId, record.runId, { ...fresh, ...stored, tenantId, events: [] });
+        table.add(tenantId, record.runId, { ...fresh, ...stored, agent, tenantId, events: [] });
         return 'inserted';
       },
       read(tenantId, runId) {

@@ -35,7 +35,7 @@ export interface ApprovalChange {
 }
 
 /** Which queued runs a claim may take. */
-export type ClaimFilter = Pick<RunClaimRequest, 'busyPacks' | 'servedPacks'>;
+export type ClaimFilter = Pick<RunClaimRequest, 'busyPacks' | 'servedPacks' | 'agents'>;
 
 /**
  * The rows port a run store is made of (`createRunStore`). The adapter owns storage, atomicity and the clock
@@ -56,7 +56,7 @@ export interface RunRows {
   update(tenantId: string, runId: string, step: (row: RunRow | undefined) => RunChange): Maybe<RunChange>;
   /**
    * The next queued run whose delay is over, of a pack in `servedPacks` (any when absent) and not in
-   * `busyPacks`, in the fair order `RunStore` describes: the tenant with the fewest running runs, then the
+   * `busyPacks`, not an agent run (its job has `agent`) when `agents` is false, in the fair order `RunStore` describes: the tenant with the fewest running runs, then the
    * one whose last claim is oldest, then its oldest run. Locked rows are skipped. Records the claim as the
    * tenant's last, in the same transaction.
    */

@@ -89,10 +89,14 @@ function writers(rows: RunRows, stamp: () => string): Writers {
         rows.queued?.();
         return record;
       }),
-    claim: ({ owner, leaseMs, busyPacks, servedPacks }) =>
+    claim: ({ owner, leaseMs, busyPacks, servedPacks, agents }) =>
       attemptRunAsync(async () => {
         let job = '';
-        const filter = servedPacks === undefined ? { busyPacks } : { busyPacks, servedPacks };
+        const filter = {
+          busyPacks,
+          ...(servedPacks === undefined ? {} : { servedPacks }),
+          ...(agents === undefined ? {} : { agents }),
+        };
         const change = await rows.claim(filter, (row) => {
           job = row.job;
           return claimRun(row, { owner, ms: leaseMs }, stamp());
