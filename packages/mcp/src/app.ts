@@ -1,5 +1,5 @@
 import type { ApiLogger, PackCaller, TokenResolver, ToolRegistry } from '@kindgi/bindings';
-import { DEFAULT_CALL_TIMEOUT_MS } from '@kindgi/protocol';
+import { DEFAULT_CALL_TIMEOUT_MS, exceedsJsonDepth, MAX_JSON_DEPTH } from '@kindgi/protocol';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
@@ -129,6 +129,11 @@ export function createMcpApp(input: CreateMcpAppInput): Hono {
     } catch {
       setMcpMethod(c, 'invalid');
       return jsonRpcError(c, 400, -32700, 'Parse error: the request body is not valid JSON.');
+    }
+    // The one depth rule of every Kindgi JSON surface: the SDK's schemas and the pack call recurse.
+    if (exceedsJsonDepth(parsedBody)) {
+      setMcpMethod(c, 'invalid');
+      return jsonRpcError(c, 400, -32600, `Invalid request: the JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
     }
     const label = methodLabel(parsedBody);
     setMcpMethod(c, label);
