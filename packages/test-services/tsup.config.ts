@@ -8,4 +8,6 @@ export default packageBuild([
   'src/crash-child.ts',
   'src/java-sdk.ts',
   'src/model-server.ts',
+  'src/bench.ts',
+  'src/bench-summary-main.ts',
 ]);

@@ -1,24 +1,8 @@
-// What the MCP face costs a tool call: kindgi-server's CPU (server and pack service processes, from
-// /proc/<pid>/stat) per `tools/call` of an echo tool through the official TypeScript client (pinned
-// 2026-07-28, and the 2025-11-25 handshake) vs the same tool through POST /v1/tools/{id}/invoke, in
-// alternating slices of one run so all see the same machine; then the server's V8 heap (its own metrics)
-// sampled over 100,000 MCP calls.
-//
-//   pnpm --filter @kindgi/server build && node packages/mcp/bench/mcp-bench.mjs [calls-per-slice] [slices] [heap-calls]
-import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnUntilRecord, treeCpuMicros, writeBenchPack } from '@kindgi/test-services/bench';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -29,7 +13,6 @@ const PER_SLICE = Number(process.argv[2] ?? 2000);
 const SLICES = Number(process.argv[3] ?? 8);
 const HEAP_CALLS = Number(process.argv[4] ?? 100_000);
 const CONCURRENCY = 8;
-const TICK_US = 1e6 / 100; // USER_HZ
 const INPUT = { text: 'hello' };
 
 const ECHO = `import { defineTool } from '@kindgi/sdk';
@@ -42,66 +25,6 @@ export default defineTool({
   handler: async (input) => ({ text: input.text }),
 });
 `;
-
-function writePack(root) {
-  const dir = join(root, 'pack');
-  mkdirSync(join(dir, 'tools', 'echo'), { recursive: true });
-  writeFileSync(
-    join(dir, 'kindgi.config.ts'),
-    "import { defineConfig } from '@kindgi/sdk';\nexport default defineConfig({ pack: { id: 'bench', version: '1.0.0' } });\n",
-  );
-  writeFileSync(join(dir, 'package.json'), '{"name":"bench-pack","private":true,"type":"module"}\n');
-  writeFileSync(join(dir, 'tools', 'echo', 'index.ts'), ECHO);
-  symlinkSync(join(EXAMPLE_PACK, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
-
-/** utime + stime, in clock ticks, of `pid` and every process below it. */
-function treeTicks(pid) {
-  const procs = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(name), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {}
-  }
-  let total = 0;
-  const walk = (at) => {
-    total += procs.get(at)?.ticks ?? 0;
-    for (const [child, info] of procs) if (info.parent === at) walk(child);
-  };
-  walk(pid);
-  return total;
-}
-
-function startServer(configPath) {
-  const child = spawn(process.execPath, [SERVER_MAIN, '--config', configPath], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let pending = '';
-    let url;
-    let serving = false;
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      pending += chunk;
-      for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
-        const line = pending.slice(0, at);
-        pending = pending.slice(at + 1);
-        try {
-          const record = JSON.parse(line);
-          // The pack may report serving before or after the listener is up.
-          if (record.event === 'listening') url = record.url;
-          if (record.event === 'pack-child-serving') serving = true;
-          if (serving && url) resolve({ child, url });
-        } catch {}
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`kindgi-server exited ${code}`)));
-  });
-}
 
 async function connect(url, mode) {
   const client = new Client({ name: 'mcp-bench', version: '1.0.0' }, { versionNegotiation: { mode } });
@@ -153,7 +76,7 @@ chmodSync(work, 0o711);
 let server;
 const clients = [];
 try {
-  const pack = writePack(work);
+  const pack = writeBenchPack(work, { echo: ECHO }, join(EXAMPLE_PACK, 'node_modules'));
   const configPath = join(work, 'kindgi.server.json');
   const config = {
     host: '127.0.0.1',
@@ -165,8 +88,12 @@ try {
     metrics: { enabled: true },
   };
   writeFileSync(configPath, JSON.stringify(config), { mode: 0o600 });
-  server = await startServer(configPath);
-  const { url } = server;
+  // The pack may report serving before or after the listener is up.
+  server = await spawnUntilRecord([SERVER_MAIN, '--config', configPath], {
+    ready: (records) =>
+      records.some((r) => r.event === 'listening') && records.some((r) => r.event === 'pack-child-serving'),
+  });
+  const { url } = server.records.find((r) => r.event === 'listening');
   console.error(`server at ${url}; connecting clients`);
   const modern = await Promise.all(Array.from({ length: CONCURRENCY }, () => connect(url, { pin: '2026-07-28' })));
   const legacy = await Promise.all(Array.from({ length: CONCURRENCY }, () => connect(url, 'legacy')));
@@ -180,17 +107,17 @@ try {
   console.error('warming up');
   for (const name of names) await slice(kinds[name], 1000); // warm-up
   console.error('measuring');
-  const cpu = Object.fromEntries(names.map((name) => [name, { ticks: 0, calls: 0 }]));
+  const cpu = Object.fromEntries(names.map((name) => [name, { micros: 0, calls: 0 }]));
   for (let round = 0; round < SLICES; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
     for (const name of order) {
-      const before = treeTicks(server.child.pid);
+      const before = treeCpuMicros(server.child.pid);
       await slice(kinds[name], PER_SLICE);
-      cpu[name].ticks += treeTicks(server.child.pid) - before;
+      cpu[name].micros += treeCpuMicros(server.child.pid) - before;
       cpu[name].calls += PER_SLICE;
     }
   }
-  const perCall = (name) => (cpu[name].ticks * TICK_US) / cpu[name].calls;
+  const perCall = (name) => cpu[name].micros / cpu[name].calls;
 
   const heap = [];
   const step = HEAP_CALLS / 10;

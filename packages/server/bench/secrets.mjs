@@ -1,22 +1,8 @@
-// What tenant secrets cost a tool call: the server's CPU per call (server and pack service processes,
-// from /proc/<pid>/stat) for a tool declaring two secrets vs the same tool declaring none, in one run, in
-// alternating slices so both see the same machine; and the latency of PUT /v1/secrets/{name}.
-//
-//   pnpm --filter @kindgi/server build && node packages/server/bench/secrets.mjs [calls-per-slice] [slices]
-import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnUntilRecord, treeCpuMicros, writeBenchPack } from '@kindgi/test-services/bench';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const SERVER_MAIN = here('../dist/main.js');
@@ -25,7 +11,6 @@ const TOKEN = 'bench-api-token-0123456789abcdef';
 const PER_SLICE = Number(process.argv[2] ?? 1500);
 const SLICES = Number(process.argv[3] ?? 8);
 const CONCURRENCY = 8;
-const TICK_US = 1e6 / 100; // USER_HZ
 
 const tool = (id, needsSpec) => `import { defineTool } from '@kindgi/sdk';
 export default defineTool({
@@ -37,45 +22,6 @@ export default defineTool({
   handler: async () => ({ ok: true }),
 });
 `;
-
-/** A pack with the same tool twice: one declaring two secrets, one declaring none. */
-function writePack(root) {
-  const dir = join(root, 'pack');
-  mkdirSync(join(dir, 'tools', 'plain'), { recursive: true });
-  mkdirSync(join(dir, 'tools', 'secret'), { recursive: true });
-  writeFileSync(
-    join(dir, 'kindgi.config.ts'),
-    "import { defineConfig } from '@kindgi/sdk';\nexport default defineConfig({ pack: { id: 'bench', version: '1.0.0' } });\n",
-  );
-  writeFileSync(join(dir, 'package.json'), '{"name":"bench-pack","private":true,"type":"module"}\n');
-  writeFileSync(join(dir, 'tools', 'plain', 'index.ts'), tool('bench.plain'));
-  const secrets = "{ secrets: { API_KEY: { type: 'string', minLength: 16 }, REGION: { type: 'string' } } }";
-  writeFileSync(join(dir, 'tools', 'secret', 'index.ts'), tool('bench.secret', secrets));
-  symlinkSync(join(EXAMPLE_PACK, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
-
-/** utime + stime, in clock ticks, of `pid` and every process below it. */
-function treeTicks(pid) {
-  const children = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const parent = Number(fields[1]);
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      children.set(Number(name), { parent, ticks });
-    } catch {}
-  }
-  let total = 0;
-  const walk = (at) => {
-    total += children.get(at)?.ticks ?? 0;
-    for (const [child, info] of children) if (info.parent === at) walk(child);
-  };
-  walk(pid);
-  return total;
-}
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -112,34 +58,15 @@ async function put(url, name, value) {
   await response.arrayBuffer();
 }
 
-function startServer(configPath) {
-  const child = spawn(process.execPath, [SERVER_MAIN, '--config', configPath], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let pending = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      pending += chunk;
-      for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
-        const line = pending.slice(0, at);
-        pending = pending.slice(at + 1);
-        try {
-          const record = JSON.parse(line);
-          if (record.event === 'listening') resolve({ child, url: record.url });
-        } catch {}
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`kindgi-server exited ${code}`)));
-  });
-}
-
 const work = mkdtempSync(join(tmpdir(), 'kindgi-secrets-bench-'));
 // A server run as root serves packs as nobody: the pack folder must let it in (config and data stay closed).
 chmodSync(work, 0o711);
 let server;
 try {
-  const pack = writePack(work);
+  // The same tool twice: one declaring two secrets, one declaring none.
+  const secrets = "{ secrets: { API_KEY: { type: 'string', minLength: 16 }, REGION: { type: 'string' } } }";
+  const tools = { plain: tool('bench.plain'), secret: tool('bench.secret', secrets) };
+  const pack = writeBenchPack(work, tools, join(EXAMPLE_PACK, 'node_modules'));
   const configPath = join(work, 'kindgi.server.json');
   const config = {
     host: '127.0.0.1',
@@ -150,23 +77,25 @@ try {
     packs: [{ dir: pack }],
   };
   writeFileSync(configPath, JSON.stringify(config), { mode: 0o600 });
-  server = await startServer(configPath);
-  const { url } = server;
+  server = await spawnUntilRecord([SERVER_MAIN, '--config', configPath], {
+    ready: (records) => records.some((r) => r.event === 'listening'),
+  });
+  const { url } = server.records.find((r) => r.event === 'listening');
   await put(url, 'API_KEY', 'bench-api-key-0123456789');
   await put(url, 'REGION', 'eu-west-1');
   for (const toolId of ['bench.plain', 'bench.secret']) await slice(url, toolId, 500); // warm-up
 
-  const cpu = { 'bench.plain': { ticks: 0, calls: 0 }, 'bench.secret': { ticks: 0, calls: 0 } };
+  const cpu = { 'bench.plain': { micros: 0, calls: 0 }, 'bench.secret': { micros: 0, calls: 0 } };
   for (let round = 0; round < SLICES; round++) {
     const order = round % 2 === 0 ? ['bench.plain', 'bench.secret'] : ['bench.secret', 'bench.plain'];
     for (const toolId of order) {
-      const before = treeTicks(server.child.pid);
+      const before = treeCpuMicros(server.child.pid);
       await slice(url, toolId, PER_SLICE);
-      cpu[toolId].ticks += treeTicks(server.child.pid) - before;
+      cpu[toolId].micros += treeCpuMicros(server.child.pid) - before;
       cpu[toolId].calls += PER_SLICE;
     }
   }
-  const perCall = (entry) => (entry.ticks * TICK_US) / entry.calls;
+  const perCall = (entry) => entry.micros / entry.calls;
   const plain = perCall(cpu['bench.plain']);
   const secret = perCall(cpu['bench.secret']);
 

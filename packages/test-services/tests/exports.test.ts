@@ -22,4 +22,17 @@ describe('@kindgi/test-services public surface', () => {
     const surface = await import('../src/crash-child.js');
     expect(Object.keys(surface).sort()).toEqual(['crashChildren']);
   });
+
+  it('./bench exports exactly these names', async () => {
+    const surface = await import('../src/bench.js');
+    expect(Object.keys(surface).sort()).toEqual([
+      'TICK_MICROS',
+      'benchResultsDir',
+      'benchSummary',
+      'recordBenchResult',
+      'spawnUntilRecord',
+      'treeCpuMicros',
+      'writeBenchPack',
+    ]);
+  });
 });

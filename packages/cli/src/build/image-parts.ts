@@ -20,6 +20,21 @@ function extensions(image: ImageConfig): readonly BuildExtension[] {
   return image.extensions ?? [];
 }
 
+/**
+ * The first lines of every rendered Containerfile: where it came from, and the `docker build` command that
+ * builds it (with a `--secret` flag per secret the config names).
+ */
+export function renderedHeader(packId: string, packVersion: string, image: ImageConfig): string[] {
+  const secretFlags = secretNames(image)
+    .map((name) => ` --secret id=${name},env=${name}`)
+    .join('');
+  return [
+    `Rendered by \`kindgi build\` from the config of pack ${packId} ${packVersion}: edit the config, not this file.`,
+    'The build context is the pack folder, and Containerfile.dockerignore (beside this file) its ignore file:',
+    `  docker build -f <this file>${secretFlags} <pack folder>`,
+  ];
+}
+
 /** The secrets' names, in the order the config lists them. */
 export function secretNames(image: ImageConfig): readonly string[] {
   return image.secretEnv ?? [];

@@ -1,4 +1,11 @@
-import { buildEnvSteps, extensionSteps, type ImageParts, installStep, systemPackagesStep } from './image-parts.js';
+import {
+  buildEnvSteps,
+  extensionSteps,
+  type ImageParts,
+  installStep,
+  renderedHeader,
+  systemPackagesStep,
+} from './image-parts.js';
 import type { ImagePlan, Stage, Step } from './plan.js';
 import { copyArgs, ref } from './shell.js';
 
@@ -85,12 +92,9 @@ function runtimeStage(input: JavaPlanInput): Stage {
 /** A Java pack's image: a Maven build stage (build and `Main index`) and a JRE runtime stage. */
 export function javaImagePlan(input: JavaPlanInput): ImagePlan {
   const { image } = input.parts;
-  const secretFlags = (image.secretEnv ?? []).map((name) => ` --secret id=${name},env=${name}`).join('');
   return {
     header: [
-      `Rendered by \`kindgi build\` from the config of pack ${input.packId} ${input.packVersion}: edit the config, not this file.`,
-      'The build context is the pack folder, and Containerfile.dockerignore (beside this file) its ignore file:',
-      `  docker build -f <this file>${secretFlags} <pack folder>`,
+      ...renderedHeader(input.packId, input.packVersion, image),
       'MAVEN_IMAGE and JRE_IMAGE are pinned by digest: --build-arg MAVEN_IMAGE=… / JRE_IMAGE=… (or image.baseImage).',
       'PUBLISHED_AT and ARTIFACT_VERSION pin index.json.',
     ],

@@ -1,4 +1,11 @@
-import { buildEnvSteps, extensionSteps, type ImageParts, installStep, systemPackagesStep } from './image-parts.js';
+import {
+  buildEnvSteps,
+  extensionSteps,
+  type ImageParts,
+  installStep,
+  renderedHeader,
+  systemPackagesStep,
+} from './image-parts.js';
 import type { ImagePlan, Stage, Step } from './plan.js';
 import { copyArgs, ref } from './shell.js';
 
@@ -97,13 +104,9 @@ function runtimeStage(input: NodePlanInput): Stage {
 /** A TypeScript (or JavaScript) pack's image: build, indexer and runtime stages (docs/pack-image.md). */
 export function nodeImagePlan(input: NodePlanInput): ImagePlan {
   const { image } = input.parts;
-  const secrets = image.secretEnv ?? [];
-  const secretFlags = secrets.map((name) => ` --secret id=${name},env=${name}`).join('');
   return {
     header: [
-      `Rendered by \`kindgi build\` from the config of pack ${input.packId} ${input.packVersion}: edit the config, not this file.`,
-      'The build context is the pack folder, and Containerfile.dockerignore (beside this file) its ignore file:',
-      `  docker build -f <this file>${secretFlags} <pack folder>`,
+      ...renderedHeader(input.packId, input.packVersion, image),
       'Every stage starts from NODE_IMAGE, pinned by digest: image.baseImage, or --build-arg NODE_IMAGE=….',
       'SOURCE_DATE_EPOCH and ARTIFACT_VERSION pin index.json: the image indexes exactly as `kindgi build` did.',
     ],

@@ -1,4 +1,11 @@
-import { buildEnvSteps, extensionSteps, type ImageParts, installStep, systemPackagesStep } from './image-parts.js';
+import {
+  buildEnvSteps,
+  extensionSteps,
+  type ImageParts,
+  installStep,
+  renderedHeader,
+  systemPackagesStep,
+} from './image-parts.js';
 import type { ImagePlan, Stage, Step } from './plan.js';
 import { copyArgs, ref, shellQuote } from './shell.js';
 
@@ -117,12 +124,9 @@ function runtimeStage(input: PythonPlanInput): Stage {
 /** A Python pack's image: build (virtualenv + pack), indexer and runtime stages (docs/python.md). */
 export function pythonImagePlan(input: PythonPlanInput): ImagePlan {
   const { image } = input.parts;
-  const secretFlags = (image.secretEnv ?? []).map((name) => ` --secret id=${name},env=${name}`).join('');
   return {
     header: [
-      `Rendered by \`kindgi build\` from the config of pack ${input.packId} ${input.packVersion}: edit the config, not this file.`,
-      'The build context is the pack folder, and Containerfile.dockerignore (beside this file) its ignore file:',
-      `  docker build -f <this file>${secretFlags} <pack folder>`,
+      ...renderedHeader(input.packId, input.packVersion, image),
       'Every stage starts from PYTHON_IMAGE, pinned by digest: image.baseImage, or --build-arg PYTHON_IMAGE=….',
       'PUBLISHED_AT and ARTIFACT_VERSION pin index.json: the image indexes exactly as `kindgi build` did.',
     ],

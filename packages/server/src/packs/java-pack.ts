@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { accessSync, constants, cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join, relative, sep } from 'node:path';
-import { err, messageOf, ok, type PackIndex, type Result } from '@kindgi/protocol';
+import { err, messageOf, type PackIndex, type Result } from '@kindgi/protocol';
+import { indexReportFailure, type PackBuildFailure, readIndexFile, runTool } from './build-tool.js';
 
 /** Why a Java pack could not be built or indexed: one line, and each problem with its file. */
-export interface JavaBuildFailure {
-  message: string;
-  problems: { code: string; file?: string; message: string }[];
-}
+export type JavaBuildFailure = PackBuildFailure;
 
 /**
  * A Java pack (`kindgi.config.json` says `"language": "java"`) as the server runs it: compiled with Maven
@@ -29,7 +26,6 @@ export interface JavaPackBuild {
   close(): void;
 }
 
-const MAX_TOOL_OUTPUT = 16 * 1024 * 1024;
 // `[ERROR] /abs/src/main/java/acme/tools/Greet.java:[12,5] ';' expected` (maven-compiler-plugin's form).
 const COMPILER_ERROR = /^\[ERROR\] (.+\.java):\[(\d+),(\d+)\] (.*)$/;
 
@@ -41,21 +37,6 @@ export function isJavaPack(dir: string): boolean {
   } catch {
     return false;
   }
-}
-
-interface ToolRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function runTool(program: string, args: string[], cwd: string): Promise<ToolRun> {
-  return new Promise((resolve) => {
-    execFile(program, args, { cwd, maxBuffer: MAX_TOOL_OUTPUT, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0;
-      resolve({ code, stdout, stderr: stderr || (error && code === 127 ? error.message : '') });
-    });
-  });
 }
 
 function maven(dir: string): string {
@@ -80,25 +61,6 @@ export function compileProblems(dir: string, output: string): JavaBuildFailure['
     if (!problems.some((p) => p.message === message)) problems.push({ code: 'compile-failed', file, message });
   }
   return problems;
-}
-
-function indexFailure(run: ToolRun): JavaBuildFailure {
-  try {
-    // `Main index --json` reports a failure as kindgi-index does: one error, every failing file in it.
-    const report = JSON.parse(run.stdout) as {
-      error?: { code: string; message: string; file?: string; fileErrors?: JavaBuildFailure['problems'] };
-    };
-    if (report.error) {
-      const { code, message, file, fileErrors } = report.error;
-      const problems = fileErrors ?? [{ code, message, ...(file === undefined ? {} : { file }) }];
-      const detail = fileErrors ? fileErrors.map((p) => `${p.code}: ${p.message}`).join('; ') : message;
-      return { message: `${code}: ${detail}`, problems };
-    }
-  } catch {
-    // Not the JSON report (the JVM failed before it): the stderr says why.
-  }
-  const message = `index-failed: ${run.stderr.trim() || `Main index exited ${run.code}`}`;
-  return { message, problems: [{ code: 'index-failed', message }] };
 }
 
 /**
@@ -195,18 +157,16 @@ export function createJavaPackBuild(options: { dir: string; workDir: string }): 
       );
       if (index.code !== 0) {
         drop(snapshot);
-        return err(indexFailure(index));
+        return err(indexReportFailure(index, index.stderr.trim() || `Main index exited ${index.code}`));
       }
-      try {
-        const parsed = JSON.parse(readFileSync(indexPath, 'utf8')) as PackIndex;
-        drop(pending);
-        pending = snapshot;
-        return ok(parsed);
-      } catch (cause) {
+      const parsed = readIndexFile(indexPath);
+      if (parsed.kind === 'err') {
         drop(snapshot);
-        const message = `cannot read ${indexPath}: ${messageOf(cause)}`;
-        return err({ message, problems: [{ code: 'output-write-failed', file: indexPath, message }] });
+        return parsed;
       }
+      drop(pending);
+      pending = snapshot;
+      return parsed;
     },
     command() {
       const snapshot = pending ?? serving;
