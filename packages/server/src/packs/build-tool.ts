@@ -27,22 +27,30 @@ export function runTool(program: string, args: string[], cwd: string): Promise<T
   });
 }
 
+/** An indexer's error report (kindgi-index's, and the SDKs' `index --json`): one error, every failing file in it. */
+export interface IndexErrorReport {
+  code: string;
+  message: string;
+  file?: string;
+  fileErrors?: PackBuildFailure['problems'];
+}
+
+/** An indexer's error report as one line, and each problem with its file. */
+export function failureOfReport(report: IndexErrorReport): PackBuildFailure {
+  const { code, message, file, fileErrors } = report;
+  const problems = fileErrors ?? [{ code, message, ...(file === undefined ? {} : { file }) }];
+  const detail = fileErrors ? fileErrors.map((p) => `${p.code}: ${p.message}`).join('; ') : message;
+  return { message: `${code}: ${detail}`, problems };
+}
+
 /**
- * The failure of an SDK's `index --json` (Java's `Main index`, `python -m kindgi.pack index`): its JSON report
- * (the shape kindgi-index prints, one error with every failing file), else `fallback` (the process died before
- * it could report: its stderr says why).
+ * The failure of an SDK's `index --json` (Java's `Main index`, `python -m kindgi.pack index`): its JSON report,
+ * else `fallback` (the process died before it could report: its stderr says why).
  */
 export function indexReportFailure(run: ToolRun, fallback: string): PackBuildFailure {
   try {
-    const report = JSON.parse(run.stdout) as {
-      error?: { code: string; message: string; file?: string; fileErrors?: PackBuildFailure['problems'] };
-    };
-    if (report.error) {
-      const { code, message, file, fileErrors } = report.error;
-      const problems = fileErrors ?? [{ code, message, ...(file === undefined ? {} : { file }) }];
-      const detail = fileErrors ? fileErrors.map((p) => `${p.code}: ${p.message}`).join('; ') : message;
-      return { message: `${code}: ${detail}`, problems };
-    }
+    const report = JSON.parse(run.stdout) as { error?: IndexErrorReport };
+    if (report.error) return failureOfReport(report.error);
   } catch {
     // Not the JSON report: the fallback carries the process's own words.
   }
