@@ -5,12 +5,13 @@
 //   pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/blob-s3 bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPostgresPool } from '@kindgi/store-postgres';
+import { recordBenchResult, treeCpuMicros } from '@kindgi/test-services/bench';
 import { startMotoServer } from '@kindgi/test-services/moto';
 import { startPostgres } from '@kindgi/test-services/postgres';
 
@@ -19,31 +20,7 @@ const REPORT = fileURLToPath(new URL('../../../docs/benchmarks/blob-s3.md', impo
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
 const WARMUP = 200;
 const CONCURRENCY = 8;
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
-/** utime + stime of a process (and, with `children`, of its reaped children), in clock ticks. */
-function ticks(pid: number, children = false): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const [utime, stime, cutime, cstime] = [fields[11], fields[12], fields[13], fields[14]].map(Number) as number[];
-  return utime! + stime! + (children ? cutime! + cstime! : 0);
-}
-
-/** The PostgreSQL postmaster and every live backend: the postmaster's reaped children count through it. */
-function postgresTicks(postmaster: number): number {
-  let total = ticks(postmaster, true);
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === postmaster) total += ticks(Number(name));
-    } catch {
-      // Exited meanwhile: its time is in the postmaster's children total.
-    }
-  }
-  return total;
-}
+const COMMAND = 'pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/blob-s3 bench';
 
 interface Server {
   child: ChildProcess;
@@ -130,6 +107,7 @@ interface Topology {
   server: Server;
   /** Where its keys start, so topologies sharing a store never overwrite each other's. */
   offset: number;
+  /** CPU µs so far of each process tree the topology runs on (`treeCpuMicros`). */
   counters: () => Record<string, number>;
 }
 
@@ -163,10 +141,10 @@ async function measureAll(topologies: Record<string, Topology>): Promise<Record<
       .then((answer) => answer.Body!.transformToByteArray())
       .then(() => {});
   for (const t of Object.values(topologies)) await inParallel(WARMUP, (i) => put(t, REQUESTS + i));
-  const totals: Record<string, Record<'put' | 'get', { ticks: Record<string, number>; ms: number }>> = {};
+  const totals: Record<string, Record<'put' | 'get', { micros: Record<string, number>; ms: number }>> = {};
   for (const [name, t] of Object.entries(topologies)) {
     const zero = () => Object.fromEntries(Object.keys(t.counters()).map((k) => [k, 0]));
-    totals[name] = { put: { ticks: zero(), ms: 0 }, get: { ticks: zero(), ms: 0 } };
+    totals[name] = { put: { micros: zero(), ms: 0 }, get: { micros: zero(), ms: 0 } };
   }
   for (const op of ['put', 'get'] as const) {
     for (let round = 0; round < ROUNDS; round++) {
@@ -177,20 +155,30 @@ async function measureAll(topologies: Record<string, Topology>): Promise<Record<
         const total = totals[name]![op];
         total.ms += Number(process.hrtime.bigint() - started) / 1e6;
         const after = t.counters();
-        for (const key of Object.keys(before)) total.ticks[key]! += after[key]! - before[key]!;
+        for (const key of Object.keys(before)) total.micros[key]! += after[key]! - before[key]!;
       }
     }
   }
   const count = perRound * ROUNDS;
-  const phase = (total: { ticks: Record<string, number>; ms: number }): Phase => ({
-    perRequestUs: Object.fromEntries(
-      Object.entries(total.ticks).map(([key, value]) => [key, ((value * TICK_MS) / count) * 1000]),
-    ),
+  const phase = (total: { micros: Record<string, number>; ms: number }): Phase => ({
+    perRequestUs: Object.fromEntries(Object.entries(total.micros).map(([key, value]) => [key, value / count])),
     opsPerSecond: (count / total.ms) * 1000,
   });
   return Object.fromEntries(
     Object.entries(totals).map(([name, total]) => [name, { put: phase(total.put), get: phase(total.get) }]),
   );
+}
+
+/**
+ * The report: `title`, the latest run, then every earlier one under "Earlier runs" (kept as they were, the
+ * newest first), so figures from before a change stay beside those after it.
+ */
+function withEarlierRuns(file: string, title: string, latest: string): string {
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  let earlier = previous.replace(/^# .*\n+/, '').replace(/^## Earlier runs\n+/m, '');
+  earlier = earlier.replace(/^## Latest run \((.+)\)$/m, '### Run of $1');
+  if (earlier.trim() !== '' && !earlier.startsWith('### ')) earlier = `### An earlier run\n\n${earlier}`;
+  return `${title}\n\n${latest}${earlier.trim() === '' ? '' : `\n## Earlier runs\n\n${earlier.trimEnd()}\n`}`;
 }
 
 const [postgres, moto] = await Promise.all([startPostgres(), startMotoServer()]);
@@ -225,23 +213,24 @@ const overKindgi = await startServer('over-kindgi', {
 });
 try {
   const results = await measureAll({
-    embedded: { server: embedded, offset: 0, counters: () => ({ server: ticks(embedded.child.pid!) }) },
+    embedded: { server: embedded, offset: 0, counters: () => ({ server: treeCpuMicros(embedded.child.pid!) }) },
     shared: {
       server: shared,
       offset: 0,
       counters: () => ({
-        server: ticks(shared.child.pid!),
-        postgres: postgresTicks(postmaster),
-        moto: ticks(moto.pid),
+        server: treeCpuMicros(shared.child.pid!),
+        // The backends are the postmaster's children, not the server's: a tree of their own.
+        postgres: treeCpuMicros(postmaster),
+        moto: treeCpuMicros(moto.pid),
       }),
     },
     overKindgi: {
       server: overKindgi,
       offset: 1_000_000,
       counters: () => ({
-        server: ticks(overKindgi.child.pid!),
-        postgres: postgresTicks(postmaster),
-        moto: ticks(store.child.pid!),
+        server: treeCpuMicros(overKindgi.child.pid!),
+        postgres: treeCpuMicros(postmaster),
+        moto: treeCpuMicros(store.child.pid!),
       }),
     },
   });
@@ -274,23 +263,46 @@ try {
     row('PUT', 'put', 'overKindgi'),
     row('GET', 'get', 'overKindgi'),
   ]);
-  const report = `# blob-s3: CPU per 4 KiB S3 request, PostgreSQL + S3 vs embedded
+  const ratioOf = (op: 'put' | 'get') =>
+    sum(results.shared![op].perRequestUs) / sum(results.embedded![op].perRequestUs);
+  const detail = (op: 'put' | 'get') => {
+    const s = results.shared![op].perRequestUs;
+    const share = ((s.postgres! / sum(s)) * 100).toFixed(0);
+    return `server ${s.server!.toFixed(0)} + PostgreSQL ${s.postgres!.toFixed(0)} µs (PostgreSQL ${share}%) vs embedded ${results.embedded![op].perRequestUs.server!.toFixed(0)} µs; moto ${s.moto!.toFixed(0)} µs apart`;
+  };
+  recordBenchResult({
+    group: 'shared-storage-blobs',
+    command: COMMAND,
+    ratios: (['put', 'get'] as const).map((op) => ({
+      name: `4 KiB ${op.toUpperCase()}, PostgreSQL + S3 vs embedded`,
+      value: ratioOf(op),
+      goal: 1.5,
+      direction: 'atMost' as const,
+      detail: detail(op),
+    })),
+  });
+  const latest = `## Latest run (${new Date().toISOString().slice(0, 10)})
 
-Command: \`pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/blob-s3 bench\`
-(\`packages/blob-s3/bench/topology-cpu.ts\`). Date: ${new Date().toISOString().slice(0, 10)}, Node ${process.version},
-${cpus().length} shared cores. ${REQUESTS} PUTs then ${REQUESTS} GETs per topology after ${WARMUP} warm-up PUTs, ${CONCURRENCY} concurrent,\ninterleaved in ${ROUNDS} rounds (each topology in turn, so load changes weigh on all alike),
-through \`@aws-sdk/client-s3\` against \`/s3\` of one \`kindgi-server\` per topology, both in this run.
+Command: \`${COMMAND}\`
+(\`packages/blob-s3/bench/topology-cpu.ts\`). Node ${process.version}, ${cpus().length} shared cores, load average
+${loadavg()[0]!.toFixed(1)} at the end. ${REQUESTS} PUTs then ${REQUESTS} GETs per topology after ${WARMUP} warm-up PUTs,
+${CONCURRENCY} concurrent, interleaved in ${ROUNDS} rounds (each topology in turn, so load changes weigh on all alike),
+through \`@aws-sdk/client-s3\` against \`/s3\` of one \`kindgi-server\` per topology, all in this run.
 
-CPU time is utime + stime from \`/proc/<pid>/stat\` over each phase, per request: the server process, and for
-PostgreSQL the postmaster with every backend (reaped ones through its children's time). moto's CPU is reported
-apart, as is the second store's: a second \`kindgi-server\` (embedded storage, fsync per object), whose S3
-surface keeps connections alive where moto's werkzeug server does not. Goal: server + PostgreSQL ≤ 1.5× embedded.
+CPU time is \`treeCpuMicros\` (\`@kindgi/test-services/bench\`: utime + stime from \`/proc\` over a process tree,
+reaped children included) over each phase, per request: the server's tree, and PostgreSQL's (the postmaster and
+every backend). The object store's CPU is reported apart: moto, or a second \`kindgi-server\` (embedded storage,
+fsync per object), whose S3 surface keeps connections alive where moto's werkzeug server does not. Goal: server
++ PostgreSQL ≤ 1.5× embedded. Objects up to 64 KiB of a known length are kept in their PostgreSQL row
+(migration \`008_inline_blobs.sql\`), as the embedded topology keeps them in SQLite: a 4 KiB PUT or GET is one
+statement and never reaches the object store.
 
 ${table}
 
-The embedded PUT fsyncs its file, folder and SQLite commit; the shared topology's durability is PostgreSQL's
-commit (fsync off in the test cluster, as \`@kindgi/test-services/postgres\` starts it) and the store's.
+The embedded PUT commits to SQLite (grouped commits, fsync); the shared topology's durability is PostgreSQL's
+commit (fsync off in the test cluster, as \`@kindgi/test-services/postgres\` starts it).
 `;
+  const report = withEarlierRuns(REPORT, '# blob-s3: CPU per 4 KiB S3 request, PostgreSQL + S3 vs embedded', latest);
   writeFileSync(REPORT, report);
   process.stdout.write(report);
 } finally {

@@ -17,6 +17,10 @@ const HOUR_MS = 60 * 60 * 1000;
 /** The default of `uploadBufferBytes`: 32 uploads' buffers of the default part size. */
 const DEFAULT_UPLOAD_BUFFER_BYTES = 256 * MiB;
 const DEFAULT_UPLOAD_BUFFER_WAIT_MS = 10_000;
+/** The default of `inlineMaxBytes`: the size up to which blob-fs keeps objects in SQLite. */
+const DEFAULT_INLINE_MAX_BYTES = 64 * 1024;
+/** The most `inlineMaxBytes` may be: a row's bytes are read and written whole, in memory. */
+const MAX_INLINE_MAX_BYTES = MiB;
 
 /** Where an S3 blob storage keeps bytes and metadata, and how it cleans up after crashes. */
 export interface S3BlobStorageOptions extends S3Timeouts {
@@ -37,6 +41,12 @@ export interface S3BlobStorageOptions extends S3Timeouts {
    * refused with `storage-busy` (503 `SlowDown`, REST 503 with `Retry-After`).
    */
   uploadBufferWaitMs?: number;
+  /**
+   * Objects (PUTs, REST uploads, completed multipart uploads) whose length is known before their body is read
+   * and at most this many bytes (default 64 KiB, at most 1 MiB; 0: none) are kept in their PostgreSQL row, never
+   * in the object store: one statement to write or read, committed with the row. Parts always go to the store.
+   */
+  inlineMaxBytes?: number;
   /** How long a body being written is safe from the sweep (default 1 hour): longer than any upload takes. */
   pendingGraceMs?: number;
   /** How often the sweep (and upload expiry) runs (default every 60 s; 0: only when `sweep()` is called). */
@@ -75,6 +85,11 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
     const message = `uploadBufferBytes must be at least partSize (${partSize}), got ${uploadBufferBytes}`;
     return err({ code: 'blob-storage-error', message });
   }
+  const inlineMaxBytes = options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
+  if (!Number.isSafeInteger(inlineMaxBytes) || inlineMaxBytes < 0 || inlineMaxBytes > MAX_INLINE_MAX_BYTES) {
+    const message = `inlineMaxBytes must be 0..${MAX_INLINE_MAX_BYTES}, got ${inlineMaxBytes}`;
+    return err({ code: 'blob-storage-error', message });
+  }
   const uploads = {
     budget: new ByteBudget(uploadBufferBytes),
     waitMs: options.uploadBufferWaitMs ?? DEFAULT_UPLOAD_BUFFER_WAIT_MS,
@@ -106,6 +121,7 @@ export async function openS3BlobStorage(options: S3BlobStorageOptions): Promise<
     store,
     prefix: options.prefix ?? '',
     pendingGraceMs: options.pendingGraceMs ?? HOUR_MS,
+    inlineMaxBytes,
   });
   const limits =
     options.maxOpenUploadsPerTenant !== undefined ? { maxOpenUploadsPerTenant: options.maxOpenUploadsPerTenant } : {};

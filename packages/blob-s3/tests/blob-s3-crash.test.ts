@@ -66,7 +66,7 @@ it('SIGKILL mid-way through a multipart put leaves the previous version; the swe
   const pool = await freshPool(pg);
   pools.push(pool);
   const config = await backend.freshBackend();
-  const storage = await openStorage({ pool, backend: config });
+  const storage = await openStorage({ pool, backend: config, inlineMaxBytes: 0 });
   try {
     const before = await storage.putByKey('tenant-a', 'b', 'big.bin', {
       name: 'v1',
@@ -138,7 +138,7 @@ it('replacing and deleting objects leaves no backend bytes behind', async () => 
   const pool = await freshPool(pg);
   pools.push(pool);
   const config = await backend.freshBackend();
-  const storage = await openStorage({ pool, backend: config });
+  const storage = await openStorage({ pool, backend: config, inlineMaxBytes: 0 });
   try {
     for (const name of ['one', 'two', 'three']) {
       await storage.putByKey('tenant-a', 'b', 'k', { name, contentType: 'a/b', bytes: Buffer.from(name) });

@@ -172,7 +172,8 @@ describe('kindgi-server with blobs in S3 and metadata in PostgreSQL', () => {
     await read.body?.cancel();
     const s3 = s3Of(server);
     try {
-      const put = s3.send(new PutObjectCommand({ Bucket: 'artifacts', Key: 'during', Body: 'x' }));
+      // Past 64 KiB: a smaller object would be kept in its PostgreSQL row, needing no object store.
+      const put = s3.send(new PutObjectCommand({ Bucket: 'artifacts', Key: 'during', Body: randomBytes(70_000) }));
       await expect(put).rejects.toMatchObject({ name: 'InternalError', $metadata: { httpStatusCode: 500 } });
 
       await relay.restore();

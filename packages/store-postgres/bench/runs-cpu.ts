@@ -6,10 +6,11 @@
 //   pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/store-postgres bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BenchRatio, recordBenchResult, TICK_MICROS, treeCpuMicros } from '@kindgi/test-services/bench';
 import { startPostgres } from '@kindgi/test-services/postgres';
 import { createPostgresPool } from '../src/index.js';
 
@@ -20,33 +21,18 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP = 150;
 const CONCURRENCY = 8;
-const TICK_MS = 10; // USER_HZ is 100 on Linux
+const COMMAND = 'pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/store-postgres bench';
 const TOKEN = randomBytes(16).toString('hex');
 const INPUT = { source: 'Brown v. Board', page: 483 };
 
-/** utime + stime of a process (and, with `children`, of its reaped children), in clock ticks. */
-function ticks(pid: number, children = false): number {
+/**
+ * CPU µs of the server process alone (its pack service, a child, left out): the figure earlier reports gave,
+ * beside the tree's.
+ */
+function processCpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  return (fields[11] ?? 0) + (fields[12] ?? 0) + (children ? (fields[13] ?? 0) + (fields[14] ?? 0) : 0);
-}
-
-/** The postmaster and every live backend; reaped backends count through the postmaster's children total. */
-function postgresTicks(postmaster: number): number {
-  let total = ticks(postmaster, true);
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) total += ticks(Number(name));
-    } catch {
-      // Exited meanwhile: its time is in the postmaster's children total.
-    }
-  }
-  return total;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
 }
 
 interface Server {
@@ -116,8 +102,10 @@ async function request(url: string, op: Op, n: number): Promise<void> {
 
 async function phase(server: Server, postmaster: number | undefined, op: Op, count: number) {
   let next = 0;
-  const serverBefore = ticks(server.child.pid as number);
-  const pgBefore = postmaster === undefined ? 0 : postgresTicks(postmaster);
+  const pid = server.child.pid as number;
+  const before = { tree: treeCpuMicros(pid), own: processCpuMicros(pid) };
+  // The backends are the postmaster's children, not the server's: a tree of their own.
+  const pgBefore = postmaster === undefined ? 0 : treeCpuMicros(postmaster);
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -125,12 +113,24 @@ async function phase(server: Server, postmaster: number | undefined, op: Op, cou
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const perRequest = (delta: number) => (delta * TICK_MS * 1000) / count;
   return {
-    serverUs: perRequest(ticks(server.child.pid as number) - serverBefore),
-    pgUs: postmaster === undefined ? 0 : perRequest(postgresTicks(postmaster) - pgBefore),
+    serverUs: (treeCpuMicros(pid) - before.tree) / count,
+    ownUs: (processCpuMicros(pid) - before.own) / count,
+    pgUs: postmaster === undefined ? 0 : (treeCpuMicros(postmaster) - pgBefore) / count,
     perSecond: count / seconds,
   };
+}
+
+/**
+ * The report: `title`, the latest run, then every earlier one under "Earlier runs" (kept as they were, the
+ * newest first), so figures from before a change stay beside those after it.
+ */
+function withEarlierRuns(file: string, title: string, latest: string): string {
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  let earlier = previous.replace(/^# .*\n+/, '').replace(/^## Earlier runs\n+/m, '');
+  earlier = earlier.replace(/^## Latest run \((.+)\)$/m, '### Run of $1');
+  if (earlier.trim() !== '' && !earlier.startsWith('### ')) earlier = `### An earlier run\n\n${earlier}`;
+  return `${title}\n\n${latest}${earlier.trim() === '' ? '' : `\n## Earlier runs\n\n${earlier.trimEnd()}\n`}`;
 }
 
 const postgres = await startPostgres();
@@ -146,6 +146,7 @@ try {
   const shared = await startServer('postgres', { database: { url: databaseUrl } });
   servers.push(shared);
   const rows: string[] = [];
+  const recorded: BenchRatio[] = [];
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
   for (const op of ['run', 'keyed-call', 'call'] as const) {
     for (const server of [embedded, shared]) await phase(server, undefined, op, WARMUP);
@@ -160,35 +161,51 @@ try {
     const server = median(b.map((x) => x.serverUs));
     const pg = median(b.map((x) => x.pgUs));
     const ratios = a.map((x, i) => ((b[i]?.serverUs ?? 0) + (b[i]?.pgUs ?? 0)) / x.serverUs).sort((x, y) => x - y);
+    const ratio = (server + pg) / base;
+    // The server process alone (its pack service left out), as earlier reports measured it.
+    const ownRatio = (median(b.map((x) => x.ownUs)) + pg) / median(a.map((x) => x.ownUs));
     rows.push(
-      `| ${op} | ${base.toFixed(0)} | ${server.toFixed(0)} + ${pg.toFixed(0)} = ${(server + pg).toFixed(0)} | ${((server + pg) / base).toFixed(2)}× (rounds ${ratios[0]?.toFixed(2)}–${ratios.at(-1)?.toFixed(2)}×) | ${median(a.map((x) => x.perSecond)).toFixed(0)} / ${median(b.map((x) => x.perSecond)).toFixed(0)} |`,
+      `| ${op} | ${base.toFixed(0)} | ${server.toFixed(0)} + ${pg.toFixed(0)} = ${(server + pg).toFixed(0)} | ${ratio.toFixed(2)}× (rounds ${ratios[0]?.toFixed(2)}–${ratios.at(-1)?.toFixed(2)}×) | ${ownRatio.toFixed(2)}× | ${median(a.map((x) => x.perSecond)).toFixed(0)} / ${median(b.map((x) => x.perSecond)).toFixed(0)} |`,
     );
+    if (op !== 'call') {
+      recorded.push({
+        name: `${op}, PostgreSQL vs embedded`,
+        value: ratio,
+        goal: 1.5,
+        direction: 'atMost',
+        detail: `server ${server.toFixed(0)} + PostgreSQL ${pg.toFixed(0)} µs (PostgreSQL ${((pg / (server + pg)) * 100).toFixed(0)}%) vs embedded ${base.toFixed(0)} µs; server process alone ${ownRatio.toFixed(2)}×`,
+      });
+    }
   }
-  const report = `# Runs and idempotency: CPU per request, PostgreSQL vs embedded
+  recordBenchResult({ group: 'shared-storage-runs', command: COMMAND, ratios: recorded });
+  const latest = `## Latest run (${new Date().toISOString().slice(0, 10)})
 
-Command: \`pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/store-postgres bench\`
-(\`packages/store-postgres/bench/runs-cpu.ts\`). Date: ${new Date().toISOString().slice(0, 10)}, Node ${process.version},
-${cpus().length} shared cores. ${ROUNDS} interleaved rounds of ${REQUESTS} requests per topology after ${WARMUP} warm-up
-requests, ${CONCURRENCY} concurrent, against one \`kindgi-server\` per topology (the example pack as its child); figures
-are the median round.
+Command: \`${COMMAND}\`
+(\`packages/store-postgres/bench/runs-cpu.ts\`). Node ${process.version}, ${cpus().length} shared cores, load average
+${loadavg()[0]?.toFixed(1)} at the end. ${ROUNDS} interleaved rounds of ${REQUESTS} requests per topology after ${WARMUP}
+warm-up requests, ${CONCURRENCY} concurrent, against one \`kindgi-server\` per topology (the example pack as its
+child); figures are the median round.
 
-CPU time is utime + stime from \`/proc/<pid>/stat\` over each phase, per request: the server process, and for
-PostgreSQL the postmaster with every backend (fsync off, as \`@kindgi/test-services/postgres\` starts it). The pack
-service does the same work in both and is left out. \`run\` is \`POST /v1/runs\` with \`options.wait\` (enqueue,
-claim, journal, finish, and the waiting request's re-read), \`keyed-call\` a tool call with a fresh
-\`Idempotency-Key\` (hold, store, release), \`call\` a tool call without one (no store: the control).
-Goal (issue 15): server + PostgreSQL ≤ 1.5× embedded.
+CPU time is \`treeCpuMicros\` (\`@kindgi/test-services/bench\`: utime + stime from \`/proc\` over a process tree,
+reaped children included) over each phase, per request: the server's tree (its pack service included, the same
+work in both topologies), and PostgreSQL's (the postmaster and every backend; fsync off, as
+\`@kindgi/test-services/postgres\` starts it). "Process alone" leaves the pack service out, as earlier runs did.
+\`run\` is \`POST /v1/runs\` with \`options.wait\` (enqueue, claim, journal, finish, and the waiting request's
+re-read), \`keyed-call\` a tool call with a fresh \`Idempotency-Key\` (hold, store, release), \`call\` a tool call
+without one (no store: the control). Goal (issues 15, 39): server + PostgreSQL ≤ 1.5× embedded.
 
-| request | embedded server µs | shared: server + PostgreSQL µs | ratio | req/s embedded / shared |
-| ------- | ------------------ | ------------------------------ | ----- | ----------------------- |
+| request | embedded server µs | shared: server + PostgreSQL µs | ratio | process alone | req/s embedded / shared |
+| ------- | ------------------ | ------------------------------ | ----- | ------------- | ----------------------- |
 ${rows.join('\n')}
 
-Where a run's cost goes: it is four transactions in either topology (enqueue, claim with \`run.started\`,
-finish with its terminal event, plus the waiting request's re-reads), about 14 statements in all. SQLite answers
-them in process; PostgreSQL spends ≈ 120–150 µs of backend CPU on each, even as named (prepared) statements and
-with a transition and its journal entry in one statement. On this shared machine the embedded baseline itself
-moves by 1.6× between runs, so compare the rounds of one run.
+A run's transitions on PostgreSQL are five statements and no explicit transaction: the enqueue is one
+(\`kindgi_run_enqueue\`, migration 009: the pack's lock, the queue limits and the insert), a claim reads its
+candidate without a lock and claims it only while the row is the version it read (\`xmin\`), with its journal
+entry and the tenant's turn in the same statement, and a finish does the same (read, conditional save with its
+terminal event); reads of one run asked for in one turn of the event loop share a statement. Before, the same
+run took about 15 round trips in three transactions.
 `;
+  const report = withEarlierRuns(REPORT, '# Runs and idempotency: CPU per request, PostgreSQL vs embedded', latest);
   writeFileSync(REPORT, report);
   process.stdout.write(report);
 } finally {

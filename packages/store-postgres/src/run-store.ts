@@ -20,7 +20,15 @@ import { type PostgresListener, RUN_EVENTS_CHANNEL, RUN_QUEUE_CHANNEL } from './
 import type { PostgresPool } from './pool.js';
 import { inTransaction, NOW_MS, sql } from './tx.js';
 
+/** A statement made from another by replacing one part of it; a part that is not there fails at load. */
+function rewrite(text: string, part: string, by: string): string {
+  if (!text.includes(part)) throw new Error(`statement rewrite: ${JSON.stringify(part)} not found`);
+  return text.replace(part, by);
+}
+
 const ROW = 'status, record, output, job, attempts, lease_owner';
+const BY_ID = `SELECT ${ROW} FROM runs WHERE tenant_id = $1 AND run_id = $2`;
+const BY_ID_VERSIONED = `SELECT ${ROW}, xmin::text AS version FROM runs WHERE tenant_id = $1 AND run_id = $2`;
 // A queued run (of `runs` as `r`) whose retry delay is over, of a pack the claimer has room for ($1: the
 // busy packs) and serves ($2: its packs, null for any), and no agent run unless the claimer runs them ($3).
 const claimable = (r: string) =>
@@ -76,9 +84,10 @@ const APPEND = `WITH bumped AS (
   )
   SELECT sequence, pg_notify($6, $7) FROM inserted`;
 
-async function save(client: pg.PoolClient, change: RunChange): Promise<RunChange> {
+/** The values of `SAVE` (and `SAVE_IF`) for a change. */
+function saveValues(change: RunChange): unknown[] {
   const { run, lease, journal } = change;
-  await sql(client, SAVE, [
+  return [
     run.tenantId,
     run.runId,
     run.status,
@@ -95,40 +104,68 @@ async function save(client: pg.PoolClient, change: RunChange): Promise<RunChange
     RUN_EVENTS_CHANNEL,
     JSON.stringify([run.tenantId, run.runId]),
     RUN_QUEUE_CHANNEL,
-  ]);
+  ];
+}
+
+async function save(client: pg.PoolClient, change: RunChange): Promise<RunChange> {
+  await sql(client, SAVE, saveValues(change));
   return change;
+}
+
+// `SAVE` of a row only while it is the version that was read (`xmin`, the transaction that wrote it): one
+// statement, atomic on its own, and no row when another change came first.
+const SAVE_IF = rewrite(
+  SAVE,
+  'WHERE tenant_id = $1 AND run_id = $2',
+  'WHERE tenant_id = $1 AND run_id = $2 AND xmin = $17::text::xid',
+);
+
+/**
+ * A change to one run, made from its current row: read without a lock, then saved only if the row is still
+ * that version, in two statements and no transaction; a row changed meanwhile is read again. After a few
+ * lost races (or for a missing run) the change takes the row's lock instead.
+ */
+async function update(
+  pool: PostgresPool,
+  tenantId: string,
+  runId: string,
+  step: (row: RunRow | undefined) => RunChange,
+): Promise<RunChange> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const found = (await sql<RunRow & { version: string }>(pool, BY_ID_VERSIONED, [tenantId, runId])).rows[0];
+    if (found === undefined) break;
+    const { version, ...row } = found;
+    const change = step(row);
+    const saved = await sql(pool, SAVE_IF, [...saveValues(change), version]);
+    if (saved.rowCount === 1) return change;
+  }
+  return inTransaction(pool, async (client) => {
+    const found = await sql<RunRow>(client, `${BY_ID} FOR UPDATE`, [tenantId, runId]);
+    return save(client, step(found.rows[0]));
+  });
 }
 
 const EVENTS =
   'SELECT sequence, kind, data, at FROM run_events WHERE tenant_id = $1 AND run_id = $2 AND sequence > $3 ORDER BY sequence';
 
-const QUEUED = `SELECT count(*)::int AS n, (count(*) FILTER (WHERE tenant_id = $2))::int AS mine
-  FROM runs WHERE pack_id = $1 AND status = 'queued'`;
+const ENQUEUE = 'SELECT kindgi_run_enqueue($1, $2, $3, $4, $5, $6, $7, $8, $9) AS outcome';
 
-// Serializes enqueues per pack (an advisory lock) so the counts stay true until this run is inserted; each
-// statement after the lock takes a new snapshot, which sees every run enqueued before the lock was granted.
+/** Enqueues a run in one statement (`kindgi_run_enqueue`, migration 009: per-pack lock, limits, insert, notice). */
 async function insert(pool: PostgresPool, record: RunRecord, job: RunJob, limits: RunQueueLimits) {
-  return inTransaction(pool, async (client) => {
-    await sql(client, 'SELECT pg_advisory_xact_lock(hashtext($1))', [`kindgi-run-queue:${job.packId}`]);
-    const queued = (await sql<{ n: number; mine: number }>(client, QUEUED, [job.packId, record.tenantId])).rows[0];
-    const { n, mine } = queued ?? { n: 0, mine: 0 };
-    const full =
-      limits.maxQueuedPerTenant !== undefined && mine >= limits.maxQueuedPerTenant
-        ? 'tenant-full'
-        : n >= limits.maxQueued
-          ? 'full'
-          : undefined;
-    if (full !== undefined) return (await exists(client, record.tenantId, record.runId)) ? 'exists' : full;
-    const inserted = await sql(
-      client,
-      `INSERT INTO runs (tenant_id, run_id, tool_id, pack_id, job, status, record)
-       VALUES ($1, $2, $3, $4, $5, 'queued', $6)
-       ON CONFLICT (tenant_id, run_id) DO NOTHING
-       RETURNING seq, pg_notify($7, $4)`,
-      [record.tenantId, record.runId, record.toolId, job.packId, runJson(job), recordJson(record), RUN_QUEUE_CHANNEL],
-    );
-    return inserted.rowCount !== 0 ? 'inserted' : 'exists';
-  });
+  const { rows } = await sql<{ outcome: 'inserted' | 'exists' | 'full' | 'tenant-full' }>(pool, ENQUEUE, [
+    record.tenantId,
+    record.runId,
+    record.toolId,
+    job.packId,
+    runJson(job),
+    recordJson(record),
+    limits.maxQueued,
+    limits.maxQueuedPerTenant ?? null,
+    RUN_QUEUE_CHANNEL,
+  ]);
+  const outcome = rows[0]?.outcome;
+  if (outcome === undefined) throw new Error('kindgi_run_enqueue answered no row');
+  return outcome;
 }
 
 async function exists(queryable: PostgresPool | pg.PoolClient, tenantId: string, runId: string): Promise<boolean> {
@@ -173,15 +210,43 @@ async function take(
   });
 }
 
-/** Claims the next run in the fair order (`CLAIM`) and records it as its tenant's last claim. */
+// The fair claim's candidate without a lock, with its row version for `SAVE_CLAIM`.
+const CANDIDATE = rewrite(
+  rewrite(CLAIM, `SELECT ${ROW} FROM runs r`, `SELECT ${ROW}, r.xmin::text AS version FROM runs r`),
+  'LIMIT 1 FOR UPDATE OF r SKIP LOCKED',
+  'LIMIT 1',
+);
+// `SAVE_IF` that also records the claim as its tenant's last (`TAKE_TURN`), in the same statement.
+const SAVE_CLAIM = rewrite(
+  SAVE_IF,
+  '\n  SELECT pg_notify',
+  `, turn AS (
+    INSERT INTO run_turns (tenant_id, turn) SELECT $1, nextval('run_turn_seq') FROM saved
+    ON CONFLICT (tenant_id) DO UPDATE SET turn = EXCLUDED.turn
+  )
+  SELECT pg_notify`,
+);
+
+/**
+ * Claims the next run in the fair order (`CLAIM`) and records it as its tenant's last claim. The candidate is
+ * read without a lock and claimed only while it is still the version read (`SAVE_CLAIM`, one statement), so
+ * servers claiming at once each take a different run: one that lost the race reads the next candidate. After a
+ * few lost races the claim locks its row instead (`FOR UPDATE SKIP LOCKED`).
+ */
 async function claim(
   pool: PostgresPool,
   { busyPacks, servedPacks, agents }: ClaimFilter,
   step: (row: RunRow) => RunChange,
 ): Promise<RunChange | undefined> {
   const values = [[...busyPacks], servedPacks === undefined ? null : [...servedPacks], agents !== false];
-  const due = await sql(pool, `SELECT 1 FROM runs q WHERE ${claimable('q')} LIMIT 1`, values);
-  if (due.rowCount === 0) return undefined;
+  // No lock is taken to look: a poll that finds nothing is this one read (an empty queue ends the walk at once).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const found = (await sql<RunRow & { version: string }>(pool, CANDIDATE, values)).rows[0];
+    if (found === undefined) return undefined;
+    const { version, ...row } = found;
+    const change = step(row);
+    if ((await sql(pool, SAVE_CLAIM, [...saveValues(change), version])).rowCount === 1) return change;
+  }
   return inTransaction(pool, async (client) => {
     const row = (await sql<RunRow>(client, CLAIM, values)).rows[0];
     if (row === undefined) return undefined;
@@ -196,6 +261,28 @@ function expire(pool: PostgresPool, keep: readonly RunKey[], step: (row: RunRow)
 }
 
 /**
+ * Reads of a run by id, those asked for in one turn of the event loop sharing one statement: a change notice
+ * wakes every watcher of the run at once (the request waiting for it, the executor's lease keeper), and each
+ * re-reads it. The statement is sent only after every read sharing it was asked for, so each still sees every
+ * change made before it was asked.
+ */
+function sharedReads(pool: PostgresPool): (tenantId: string, runId: string) => Promise<RunRow | undefined> {
+  const waiting = new Map<string, Promise<RunRow | undefined>>();
+  return (tenantId, runId) => {
+    const key = JSON.stringify([tenantId, runId]);
+    let read = waiting.get(key);
+    if (read === undefined) {
+      read = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        waiting.delete(key);
+        return (await sql<RunRow>(pool, BY_ID, [tenantId, runId])).rows[0];
+      });
+      waiting.set(key, read);
+    }
+    return read;
+  };
+}
+
+/**
  * Runs, their per-pack queue, leases and journals in PostgreSQL. A claim takes the next available queued
  * run in the fair order (`CLAIM`) with `FOR UPDATE SKIP LOCKED`, so concurrent servers never take the same
  * one; every status change
@@ -203,16 +290,11 @@ function expire(pool: PostgresPool, keep: readonly RunKey[], step: (row: RunRow)
  * database's clock. Changes are announced with NOTIFY, so watchers on any server re-read at once.
  */
 export function createPostgresRunStore(pool: PostgresPool, listener: PostgresListener): RunStore {
-  const byId = `SELECT ${ROW} FROM runs WHERE tenant_id = $1 AND run_id = $2`;
   return createRunStore({
     insert: (record, job, limits) => insert(pool, record, job, limits),
-    read: async (tenantId, runId) => (await sql<RunRow>(pool, byId, [tenantId, runId])).rows[0],
+    read: sharedReads(pool),
     page: (tenantId, filter, below, count) => page(pool, tenantId, filter, below, count),
-    update: (tenantId, runId, step) =>
-      inTransaction(pool, async (client) => {
-        const found = await sql<RunRow>(client, `${byId} FOR UPDATE`, [tenantId, runId]);
-        return save(client, step(found.rows[0]));
-      }),
+    update: (tenantId, runId, step) => update(pool, tenantId, runId, step),
     claim: (filter, step) => claim(pool, filter, step),
     expire: (keep, step) => expire(pool, keep, step),
     heartbeat: async (tenantId, runId, owner, leaseMs) => {

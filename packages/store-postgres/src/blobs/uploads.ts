@@ -154,7 +154,7 @@ export function postgresUploadRows(pool: PostgresPool): UploadRowsPort {
         if (row === undefined) return { gone: true as const };
         if (row.completed !== null) return { completed: JSON.parse(row.completed) as UploadAnswer };
         // Without conditions a commit is never refused.
-        const outcome = await commitObject(db, answer.meta, written.ref);
+        const outcome = await commitObject(db, answer.meta, written);
         const discarded = await dropParts(db, uploadId);
         await db.query('UPDATE blob_uploads SET completed = $2, completed_at = now() WHERE upload_id = $1', [
           uploadId,
