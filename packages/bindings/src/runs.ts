@@ -199,10 +199,12 @@ export interface RunStore {
   /** Events with a sequence greater than `afterSequence`, ascending. */
   listEvents(tenantId: string, runId: string, afterSequence: number): Async<RunEvent[]>;
   /**
-   * Calls `onChange` soon after any process changes the run or its journal (it then re-reads); returns the
-   * unsubscribe. Callers still re-read periodically: a notification may be lost with a connection.
+   * Calls `onChange` soon after any process changes the run or its journal; returns the unsubscribe. A notice
+   * of a status change (a transition: enqueue excepted) carries the run's status after it, so a watcher that
+   * waits for some statuses need not re-read on the others; a notice without one (a journal entry, a notice
+   * after a lost connection) means "re-read". Callers still re-read periodically: a notice may be lost.
    */
-  watch(tenantId: string, runId: string, onChange: () => void): () => void;
+  watch(tenantId: string, runId: string, onChange: (status?: RunStatus) => void): () => void;
   /** Calls `onQueued` soon after any process enqueues or requeues a run; returns the unsubscribe. */
   watchQueue(onQueued: () => void): () => void;
   /**

@@ -16,7 +16,7 @@ import { DEFAULT_RUN_EXECUTION, type RunExecutionOptions, tenantQueueLimit } fro
 import type { DescribeFailure } from './pack-reply.js';
 import { planRequeue } from './requeue-plan.js';
 import { attemptRun } from './run-call.js';
-import { waitForRunEnd } from './run-end.js';
+import { LocalRunEnds, watchRunEnd } from './run-end.js';
 import { keepRunLeased } from './run-lease.js';
 import { RunRecorder } from './run-recorder.js';
 
@@ -34,6 +34,11 @@ export interface StartRunInput {
   input: unknown;
   guardrails: GuardrailDescriptor[];
   deadlineMs?: number | undefined;
+  /**
+   * The caller will wait (`done`, which it must then call): the run is watched from before its enqueue, so
+   * the wait starts from the queued record instead of reading it back.
+   */
+  wait?: boolean;
 }
 
 /** A queued run, and how to wait for its end. */
@@ -83,6 +88,7 @@ export class RunExecutor {
   /** When a store call last failed: expired leases are swept only a lease after it. */
   #lastStoreFailure = Number.NEGATIVE_INFINITY;
   readonly #recorder: RunRecorder;
+  readonly #ends: LocalRunEnds;
   #unwatchQueue: (() => void) | undefined;
   #pump: Promise<void> | undefined;
 
@@ -95,6 +101,9 @@ export class RunExecutor {
       leaseMs: this.#options.leaseMs,
       onStoreFailure: () => this.#noteStoreFailure(),
     });
+    this.#ends = new LocalRunEnds(deps.runStore, this.#options.pollMs, (run) =>
+      this.#active.has(keyOf(run.tenantId, run.runId)),
+    );
   }
 
   /**
@@ -127,6 +136,8 @@ export class RunExecutor {
     if (input.version !== undefined) record.version = input.version;
     if (input.agent !== undefined) record.agentId = input.agent.agentId;
     this.work();
+    const key = { tenantId: record.tenantId, runId: record.runId };
+    const watch = input.wait === true ? this.#ends.watch(key) : undefined;
     const job: RunJob = { packId: input.packId, requestId: input.requestId, guardrails: input.guardrails };
     if (input.agent !== undefined) job.agent = input.agent.dryRun ? { dryRun: true } : {};
     const queued = await this.deps.runStore.enqueue(
@@ -134,9 +145,12 @@ export class RunExecutor {
       input.deadlineMs === undefined ? job : { ...job, deadlineMs: input.deadlineMs },
       { maxQueued: this.#options.maxQueuedPerPack, maxQueuedPerTenant: tenantQueueLimit(this.#options) },
     );
-    if (queued.kind === 'err') return queued;
+    if (queued.kind === 'err') {
+      watch?.stop();
+      return queued;
+    }
     const run = queued.value;
-    return ok({ run, done: () => this.waitForEnd(run.tenantId, run.runId) });
+    return ok({ run, done: () => (watch === undefined ? this.waitForEnd(run.tenantId, run.runId) : watch.done(run)) });
   }
 
   /** Cancels a queued or running run on any server: `run-not-found`, or `run-already-terminal` when done. */
@@ -148,7 +162,7 @@ export class RunExecutor {
 
   /** The run once it is terminal (notified by the store, re-read every `pollMs`). */
   waitForEnd(tenantId: string, runId: string): Promise<Result<RunRecord, RunWorkerError>> {
-    return waitForRunEnd(this.deps.runStore, { tenantId, runId }, this.#options.pollMs);
+    return watchRunEnd(this.deps.runStore, { tenantId, runId }, this.#options.pollMs).done();
   }
 
   /**
@@ -260,14 +274,22 @@ export class RunExecutor {
     const controller = new AbortController();
     const entry = { packId: job.packId, controller, done: Promise.resolve() };
     this.#active.set(key, entry);
-    entry.done = this.#execute(claimed.value, controller).finally(() => {
-      this.#active.delete(key);
-      this.#poke();
-    });
+    let ended: RunRecord | undefined;
+    entry.done = this.#execute(claimed.value, controller)
+      .then((record) => {
+        ended = record;
+      })
+      .finally(() => {
+        this.#active.delete(key);
+        // A waiter here takes the end this executor recorded without reading it back (or reads, if none).
+        this.#ends.handOff(run, ended);
+        this.#poke();
+      });
     return true;
   }
 
-  async #execute(claimed: ClaimedRun, controller: AbortController): Promise<void> {
+  /** Executes the run; returns its end (or its `waiting` at a gate) when this executor recorded one. */
+  async #execute(claimed: ClaimedRun, controller: AbortController): Promise<RunRecord | undefined> {
     const { run, job } = claimed;
     const { runStore } = this.deps;
     const release = keepRunLeased(run, {
@@ -284,45 +306,36 @@ export class RunExecutor {
           : await attemptRun(this.deps, run, job, controller.signal);
       // A failed journal write ends the run as an unexpected failure would, aborted or not.
       if (result.kind === 'store-failed') {
-        await this.#failUnexpectedly(run, `the run store failed: ${result.error.message}`);
-        return;
+        return await this.#failUnexpectedly(run, `the run store failed: ${result.error.message}`);
       }
-      if (controller.signal.aborted) return;
-      if (result.kind === 'suspended') {
-        await this.#suspend(run, result.approval, result.state);
-        return;
-      }
-      if (result.kind === 'outcome') {
-        await this.#recorder.finish(run, result.outcome, this.#owner);
-        return;
-      }
+      if (controller.signal.aborted) return undefined;
+      if (result.kind === 'suspended') return await this.#suspend(run, result.approval, result.state);
+      if (result.kind === 'outcome') return await this.#recorder.finish(run, result.outcome, this.#owner);
       const plan = planRequeue(result.error, run.createdAt, this.deps.now(), this.#options.queueTimeoutMs);
-      if (plan.kind === 'give-up') {
-        await this.#recorder.finish(run, plan.outcome, this.#owner);
-        return;
-      }
+      if (plan.kind === 'give-up') return await this.#recorder.finish(run, plan.outcome, this.#owner);
       await this.#recorder.requeue(run, this.#owner, plan.delayMs);
       // Looks again when the delay is over rather than at the next poll.
       setTimeout(() => this.#poke(), plan.delayMs).unref();
     } catch (thrown) {
-      await this.#failUnexpectedly(run, String(thrown));
+      return await this.#failUnexpectedly(run, String(thrown));
     } finally {
       release();
     }
+    return undefined;
   }
 
   /** Parks the run at its approval gate; a lost lease means a cancel ended it meanwhile, which stands. */
-  async #suspend(run: RunRecord, approval: ApprovalRecord, state: unknown): Promise<void> {
+  async #suspend(run: RunRecord, approval: ApprovalRecord, state: unknown): Promise<RunRecord | undefined> {
     const parked = await this.deps.runStore.suspend(run.tenantId, run.runId, this.#owner, approval, state);
-    if (parked.kind === 'err' && parked.error.code !== 'run-lease-lost') {
-      await this.#failUnexpectedly(run, `could not suspend the run: ${parked.error.message}`);
-    }
+    if (parked.kind === 'ok') return parked.value;
+    if (parked.error.code === 'run-lease-lost') return undefined;
+    return this.#failUnexpectedly(run, `could not suspend the run: ${parked.error.message}`);
   }
 
-  async #failUnexpectedly(run: RunRecord, cause: string): Promise<void> {
+  async #failUnexpectedly(run: RunRecord, cause: string): Promise<RunRecord | undefined> {
     this.deps.logger.error('run failed unexpectedly', { runId: run.runId, error: cause });
     const error = { code: 'internal-server-error', message: 'The run failed unexpectedly.' };
-    await this.#recorder.finish(run, { status: 'failed', error }, this.#owner);
+    return this.#recorder.finish(run, { status: 'failed', error }, this.#owner);
   }
 }
 

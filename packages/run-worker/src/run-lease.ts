@@ -15,10 +15,17 @@ export interface RunLeaseKeeping {
  * Renews the run's lease every third of it and watches the run, calling `lost` once the store says the run
  * is no longer running under `owner` (a cancel on another server shows as a change of the run). A store
  * that cannot answer has not ended the run: only a definite answer does. Returns the stop.
+ *
+ * A notice that carries the run's status answers by itself: a terminal one is the end, any other is this
+ * executor's own doing (its claim) or leaves the run to it. Only a notice without one is read after.
  */
 export function keepRunLeased(run: RunKey, keeping: RunLeaseKeeping): () => void {
   const { runStore, owner, leaseMs, lost, onStoreFailure } = keeping;
-  const unwatch = runStore.watch(run.tenantId, run.runId, () => {
+  const unwatch = runStore.watch(run.tenantId, run.runId, (status) => {
+    if (status !== undefined) {
+      if (TERMINAL_RUN_STATUSES.has(status)) lost();
+      return;
+    }
     runStore.get(run.tenantId, run.runId).then((current) => {
       if (current.kind === 'ok' && (current.value === null || TERMINAL_RUN_STATUSES.has(current.value.status))) lost();
     }, lost);

@@ -1,4 +1,4 @@
-import type { ApiLogger, RunKey, RunOutcome, RunStore, RunStoreError } from '@kindgi/bindings';
+import type { ApiLogger, RunKey, RunOutcome, RunRecord, RunStore, RunStoreError } from '@kindgi/bindings';
 import type { Result } from '@kindgi/protocol';
 import { type RetryPlan, retryStoreWrite } from './record-retry.js';
 
@@ -43,13 +43,18 @@ export class RunRecorder {
     };
   }
 
-  /** Records the run's end under `owner`'s lease. A lost lease means a cancel or sweep ended it: that stands. */
-  async finish(run: RunKey, outcome: RunOutcome, owner: string): Promise<void> {
+  /**
+   * Records the run's end under `owner`'s lease; returns the ended run once recorded. A lost lease means a
+   * cancel or sweep ended it: that stands.
+   */
+  async finish(run: RunKey, outcome: RunOutcome, owner: string): Promise<RunRecord | undefined> {
     const { runStore } = this.deps;
     const finished = await this.#write(run, () => runStore.finish(run.tenantId, run.runId, outcome, { owner }));
-    if (finished.kind === 'err' && finished.error.code !== 'run-lease-lost') {
+    if (finished.kind === 'ok') return finished.value;
+    if (finished.error.code !== 'run-lease-lost') {
       this.deps.logger.error('could not record the end of a run', { runId: run.runId, error: finished.error.message });
     }
+    return undefined;
   }
 
   /** Puts the run back in its queue after `delayMs`, under `owner`'s lease. */

@@ -2,6 +2,7 @@ import { createInMemoryRunStore } from '@kindgi/testing';
 import { describe, expect, it } from 'vitest';
 import { keepRunLeased } from '../src/run-lease.js';
 import { failingWhile, queuedRun } from './helpers.js';
+import { watchedStore } from './watched-store.js';
 
 const JOB = { packId: 'pack-demo', requestId: 'req-1', guardrails: [] };
 
@@ -34,6 +35,32 @@ describe('keepRunLeased', () => {
     });
     await runStore.finish('t1', 'run-1', { status: 'cancelled' });
     await lost.promise;
+    stop();
+  });
+
+  it('reads the run only at a notice without a status: a terminal status is the end by itself', async () => {
+    const claimed = await claimedRun('run-4');
+    const watched = watchedStore(claimed.runStore);
+    let lost = 0;
+    const keeping = { runStore: watched.runStore, owner: 'me', leaseMs: 60_000, onStoreFailure: () => {} };
+    const stop = keepRunLeased(claimed.key, { ...keeping, lost: () => lost++ });
+    watched.notify('running');
+    expect(watched.reads()).toBe(0);
+    await claimed.runStore.finish('t1', 'run-4', { status: 'cancelled' });
+    expect([lost, watched.reads()]).toEqual([1, 0]);
+    stop();
+  });
+
+  it('finds a cancel whose notice was lost at the notice sent after the reconnect', async () => {
+    const claimed = await claimedRun('run-5');
+    const watched = watchedStore(claimed.runStore, true);
+    const lost = signal();
+    const keeping = { runStore: watched.runStore, owner: 'me', leaseMs: 60_000, onStoreFailure: () => {} };
+    const stop = keepRunLeased(claimed.key, { ...keeping, lost: lost.fire });
+    await claimed.runStore.finish('t1', 'run-5', { status: 'cancelled' });
+    watched.notify();
+    await lost.promise;
+    expect(watched.reads()).toBe(1);
     stop();
   });
 

@@ -9,6 +9,7 @@ import {
   type RunQueueLimits,
   type RunRecord,
   type RunRow,
+  type RunStatus,
   type RunStore,
   recordJson,
   runJson,
@@ -102,7 +103,8 @@ function saveValues(change: RunChange): unknown[] {
     journal ?? null,
     run.updatedAt,
     RUN_EVENTS_CHANNEL,
-    JSON.stringify([run.tenantId, run.runId]),
+    // The status after the change rides along (`RunStore.watch`): a watcher waiting for others need not re-read.
+    JSON.stringify([run.tenantId, run.runId, run.status]),
     RUN_QUEUE_CHANNEL,
   ];
 }
@@ -282,6 +284,21 @@ function sharedReads(pool: PostgresPool): (tenantId: string, runId: string) => P
   };
 }
 
+// Every status, checked complete by the compiler.
+const STATUSES: Record<RunStatus, true> = {
+  queued: true,
+  running: true,
+  waiting: true,
+  completed: true,
+  failed: true,
+  cancelled: true,
+};
+
+/** A notice's status; one this version does not know reads as none (the watcher re-reads). */
+function noticeStatus(text: string): RunStatus | undefined {
+  return Object.hasOwn(STATUSES, text) ? (text as RunStatus) : undefined;
+}
+
 /**
  * Runs, their per-pack queue, leases and journals in PostgreSQL. A claim takes the next available queued
  * run in the fair order (`CLAIM`) with `FOR UPDATE SKIP LOCKED`, so concurrent servers never take the same
@@ -319,8 +336,11 @@ export function createPostgresRunStore(pool: PostgresPool, listener: PostgresLis
     },
     watch(tenantId, runId, onChange) {
       const mine = JSON.stringify([tenantId, runId]);
+      // A transition's notice is `mine` with its status appended: `["t","r","running"]`.
+      const withStatus = `${mine.slice(0, -1)},"`;
       return listener.subscribe(RUN_EVENTS_CHANNEL, (payload) => {
         if (payload === '' || payload === mine) onChange();
+        else if (payload.startsWith(withStatus)) onChange(noticeStatus(payload.slice(withStatus.length, -2)));
       });
     },
     watchQueue: (onQueued) => listener.subscribe(RUN_QUEUE_CHANNEL, () => onQueued()),

@@ -257,9 +257,9 @@ export function describeRunStoreContract(name: string, factory: () => Promise<Ru
 
     it('notifies watchers of a run and of the queue', async () => {
       const watcher = subject?.peer ?? store();
-      // A notice says only "re-read": a watch may take effect after the first changes (PostgreSQL's LISTEN
-      // connects asynchronously and then calls every watcher once), so what the contract promises is that a
-      // watcher re-reading on each notice sees the final state, not how many notices it got.
+      // A watch may take effect after the first changes (PostgreSQL's LISTEN connects asynchronously and then
+      // calls every watcher once, with no status), so what the contract promises is that a watcher re-reading
+      // on each notice sees the final state, not how many notices it got.
       const queueNoticed = signal();
       const sawCancelled = signal();
       const stopQueue = watcher.watchQueue(() => queueNoticed.resolve());
@@ -277,6 +277,33 @@ export function describeRunStoreContract(name: string, factory: () => Promise<Ru
       } finally {
         stopQueue();
         stopRun();
+      }
+    });
+
+    it("tells a transition's status in its notice, and none for a journal entry", async () => {
+      const watcher = subject?.peer ?? store();
+      value(await store().enqueue(contractRun('r1'), job(), { maxQueued: 9 }));
+      const statuses: (string | undefined)[] = [];
+      const heard = signal();
+      const sawCancelled = signal();
+      const stop = watcher.watch('t1', 'r1', (status) => {
+        statuses.push(status);
+        heard.resolve();
+        if (status === 'cancelled') sawCancelled.resolve();
+      });
+      try {
+        // The watch is live once a notice came (PostgreSQL's LISTEN connects asynchronously).
+        while (statuses.length === 0) {
+          value(await store().appendEvent('t1', 'r1', { kind: 'x', data: 0 }));
+          await Promise.race([heard.promise, sleep(50)]);
+        }
+        value(await store().claim(claimReq('o1')));
+        value(await store().appendEvent('t1', 'r1', { kind: 'guardrail.violation', data: { n: 1 } }));
+        value(await store().finish('t1', 'r1', { status: 'cancelled' }));
+        await sawCancelled.promise;
+        expect(statuses.filter((status) => status !== undefined)).toEqual(['running', 'cancelled']);
+      } finally {
+        stop();
       }
     });
 

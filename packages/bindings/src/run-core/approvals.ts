@@ -67,7 +67,7 @@ export function approvalMethods(
         const change = await rows.suspend(tenantId, runId, stored, (row) =>
           unwrapRun(suspendRun(row, runId, owner, stamp())),
         );
-        rows.changed?.(tenantId, runId);
+        rows.changed?.(tenantId, runId, change.run.status);
         return change.run;
       }),
     getApproval: (tenantId, approvalId) =>
@@ -91,7 +91,7 @@ export function approvalMethods(
           unwrapRun(decideApproval(approvalId, stored, row, decision, at)),
         );
         if (change.run !== undefined) {
-          rows.changed?.(tenantId, change.run.run.runId);
+          rows.changed?.(tenantId, change.run.run.runId, change.run.run.status);
           rows.queued?.();
         }
         return JSON.parse(change.approval.record) as ApprovalRecord;

@@ -1,5 +1,14 @@
 import type { ApprovalFilter } from '../approvals.js';
-import type { RunClaimRequest, RunFilter, RunJob, RunKey, RunQueueLimits, RunRecord, RunStore } from '../runs.js';
+import type {
+  RunClaimRequest,
+  RunFilter,
+  RunJob,
+  RunKey,
+  RunQueueLimits,
+  RunRecord,
+  RunStatus,
+  RunStore,
+} from '../runs.js';
 import type { RunChange, RunRow } from './transitions.js';
 
 type Maybe<T> = T | Promise<T>;
@@ -93,6 +102,6 @@ export interface RunRows {
     step: (approval: StoredApproval | undefined, run: RunRow | undefined) => ApprovalChange,
   ): Maybe<ApprovalChange>;
   /** For stores that notify in process, after a change committed (PostgreSQL notifies in the transaction). */
-  changed?(tenantId: string, runId: string): void;
+  changed?(tenantId: string, runId: string, status?: RunStatus): void;
   queued?(): void;
 }

@@ -75,7 +75,7 @@ type Writers = Omit<
 >;
 
 function writers(rows: RunRows, stamp: () => string): Writers {
-  const changed = (run: RunRecord) => rows.changed?.(run.tenantId, run.runId);
+  const changed = (run: RunRecord) => rows.changed?.(run.tenantId, run.runId, run.status);
   return {
     enqueue: (run, job, limits) =>
       attemptRunAsync(async () => {
@@ -108,7 +108,7 @@ function writers(rows: RunRows, stamp: () => string): Writers {
     requeue: (tenantId, runId, owner, delayMs) =>
       attemptRunAsync(async () => {
         await rows.update(tenantId, runId, (row) => unwrapRun(requeueRun(row, runId, owner, delayMs, stamp())));
-        rows.changed?.(tenantId, runId);
+        rows.changed?.(tenantId, runId, 'queued');
         rows.queued?.();
       }),
     finish: (tenantId, runId, outcome, options = {}) =>

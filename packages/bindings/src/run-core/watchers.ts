@@ -1,15 +1,16 @@
-import type { RunStore } from '../runs.js';
+import type { RunStatus, RunStore } from '../runs.js';
 
 /** The watchers of a store used by one process: `changed` and `queued` call them after a commit. */
 export interface LocalRunWatchers {
   watch: RunStore['watch'];
   watchQueue: RunStore['watchQueue'];
-  changed(tenantId: string, runId: string): void;
+  /** `status`: the run's status after a transition (see `RunStore.watch`); absent for a journal entry. */
+  changed(tenantId: string, runId: string, status?: RunStatus): void;
   queued(): void;
 }
 
 export function createLocalRunWatchers(): LocalRunWatchers {
-  const runs = new Map<string, Set<() => void>>();
+  const runs = new Map<string, Set<(status?: RunStatus) => void>>();
   const queue = new Set<() => void>();
   const keyOf = (tenantId: string, runId: string) => `${tenantId}\u0000${runId}`;
   return {
@@ -27,8 +28,8 @@ export function createLocalRunWatchers(): LocalRunWatchers {
       queue.add(onQueued);
       return () => queue.delete(onQueued);
     },
-    changed(tenantId, runId) {
-      for (const listener of runs.get(keyOf(tenantId, runId)) ?? []) listener();
+    changed(tenantId, runId, status) {
+      for (const listener of runs.get(keyOf(tenantId, runId)) ?? []) listener(status);
     },
     queued() {
       for (const listener of queue) listener();

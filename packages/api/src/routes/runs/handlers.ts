@@ -59,8 +59,9 @@ export function registerRunRoutes(app: OpenAPIHono<AppEnv>, deps: RunDeps): void
       body.agentId !== undefined
         ? await agentRunStart(deps.agents, tenantId, body)
         : await toolRunStart(deps, tenantId, { ...body, toolId: body.toolId as string });
-    const started = must(await executor.start({ ...start, tenantId, requestId: c.get('requestId') }));
-    if (body.options?.wait === true) return jsonBytes<RunRecord, 201>(c, bodies.of(must(await started.done())), 201);
+    const wait = body.options?.wait === true;
+    const started = must(await executor.start({ ...start, tenantId, requestId: c.get('requestId'), wait }));
+    if (wait) return jsonBytes<RunRecord, 201>(c, bodies.of(must(await started.done())), 201);
     c.header('location', `${mountPrefix(c)}/v1/runs/${started.run.runId}`);
     return c.json(started.run, 202);
   });
