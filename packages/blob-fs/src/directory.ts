@@ -79,12 +79,13 @@ export class BlobDirectory implements BlobBytesPort {
     inlineMax?: number,
   ): Promise<Result<({ inline: Buffer } | { temp: string }) & BodyDigests, BlobError>> {
     const temp = join(this.tmp, `${process.pid}-${randomUUID()}`);
-    let chunks: Uint8Array[] = [];
+    let chunks: Buffer[] = [];
     let total = 0;
     let handle: FileHandle | undefined;
     const sink = async (chunk: Uint8Array) => {
       if (handle !== undefined) return writeAll(handle, chunk);
-      chunks.push(chunk);
+      // consumeBody lends what it hands over: what is kept past this call is copied.
+      chunks.push(Buffer.from(chunk));
       total += chunk.byteLength;
       if (total <= inlineMax!) return;
       handle = await open(temp, 'wx');
@@ -99,7 +100,8 @@ export class BlobDirectory implements BlobBytesPort {
       if (digests.kind === 'err' || handle === undefined) {
         await handle?.close();
         if (handle !== undefined) await removeQuietly(temp);
-        return digests.kind === 'err' ? digests : ok({ inline: Buffer.concat(chunks, total), ...digests.value });
+        if (digests.kind === 'err') return digests;
+        return ok({ inline: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), ...digests.value });
       }
       await handle.sync();
       await handle.close();

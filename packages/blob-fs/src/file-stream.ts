@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 
-const CHUNK = 256 * 1024;
+const CHUNK = 1024 * 1024;
 
 /**
  * Bytes `start..end` (inclusive) of an open file as a web stream, read on demand. The handle was opened before

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPostgresPool } from '@kindgi/store-postgres';
-import { recordBenchResult, treeCpuMicros } from '@kindgi/test-services/bench';
+import { recordBenchResult, treeCpuMicros } from '@kindgi/test-services/bench-kit';
 import { startMotoServer } from '@kindgi/test-services/moto';
 import { startPostgres } from '@kindgi/test-services/postgres';
 
@@ -289,7 +289,7 @@ ${loadavg()[0]!.toFixed(1)} at the end. ${REQUESTS} PUTs then ${REQUESTS} GETs p
 ${CONCURRENCY} concurrent, interleaved in ${ROUNDS} rounds (each topology in turn, so load changes weigh on all alike),
 through \`@aws-sdk/client-s3\` against \`/s3\` of one \`kindgi-server\` per topology, all in this run.
 
-CPU time is \`treeCpuMicros\` (\`@kindgi/test-services/bench\`: utime + stime from \`/proc\` over a process tree,
+CPU time is \`treeCpuMicros\` (\`@kindgi/test-services/bench-kit\`: utime + stime from \`/proc\` over a process tree,
 reaped children included) over each phase, per request: the server's tree, and PostgreSQL's (the postmaster and
 every backend). The object store's CPU is reported apart: moto, or a second \`kindgi-server\` (embedded storage,
 fsync per object), whose S3 surface keeps connections alive where moto's werkzeug server does not. Goal: server

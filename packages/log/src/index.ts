@@ -6,4 +6,5 @@ export {
   type LogLayout,
   type LogOptions,
 } from './log.js';
+export type { RecordShape } from './record-shape.js';
 export { type BatchedLineWriter, stderrBatchedLineWriter, stderrLineWriter } from './stderr-lines.js';

@@ -2,7 +2,8 @@ import type { LogFields, LogLevel } from '@kindgi/protocol';
 import type { Logger } from 'pino';
 import { LEVEL_RANK, levelFor } from './levels.js';
 import { prettyText } from './pretty.js';
-import { recordLogger } from './record-logger.js';
+import { fieldText, recordLogger } from './record-logger.js';
+import { compileShape, type RecordShape, type ShapeTarget, shapeHead } from './record-shape.js';
 
 /** `json`: one JSON object per line; `pretty`: one readable line per record, for a terminal. */
 export type LogFormat = 'json' | 'pretty';
@@ -55,6 +56,11 @@ export interface Log {
   lifecycle(event: string, level: LogLevel, message: string, fields?: LogFields): void;
   /** A logger for another subsystem that adds `fields` to each of its records. */
   child(subsystem: string, fields?: LogFields): Log;
+  /**
+   * A writer of `event` records whose own fields are `names`, in that order: the same records as `record`
+   * writes, for one written on every call (its names' text and the head are made once).
+   */
+  shape(event: string, names: readonly string[]): RecordShape;
 }
 
 // Written by the record's head: a field of the same name is left out rather than written twice.
@@ -94,6 +100,9 @@ class LogRoot {
   readonly pino: Logger;
   readonly options: LogOptions;
   readonly layout: LogLayout;
+  /** A record's whole text to the destination (as pretty text when the format says so). */
+  readonly write: (text: string) => void;
+  readonly fieldText: (value: unknown) => string | undefined;
   #lastMs = Number.NaN;
   #lastIso = '';
 
@@ -101,11 +110,12 @@ class LogRoot {
     this.options = options;
     this.layout = options.layout ?? 'event-message';
     const { destination } = options;
-    const write =
+    this.write =
       options.format === 'pretty'
         ? (text: string) => destination.write(prettyText(text))
         : (text: string) => destination.write(text);
-    this.pino = recordLogger(write, () => this.isoTime());
+    this.pino = recordLogger(this.write, () => this.isoTime());
+    this.fieldText = fieldText(this.pino);
   }
 
   /** Under load many records share a millisecond: its ISO text is made once. */
@@ -118,6 +128,11 @@ class LogRoot {
       this.#lastIso = new Date(ms).toISOString();
     }
     return this.#lastIso;
+  }
+
+  /** Names the head of an `event` record holds, besides the fixed ones. */
+  headHas(name: string): boolean {
+    return name === 'message' || name === 'event' || (name === 'kind' && this.layout === 'message-event-kind');
   }
 
   head(message: string, event: string | undefined): Record<string, unknown> {
@@ -169,6 +184,28 @@ class RecordLog implements Log {
   child(subsystem: string, fields: LogFields = {}): Log {
     return new RecordLog(this.#root, subsystem, { ...this.#bound, ...fields });
   }
+  shape(event: string, names: readonly string[]): RecordShape {
+    const root = this.#root;
+    // Fields of the moment come between the bound and the own ones: such a record is built the usual way.
+    if (root.options.context !== undefined) return fieldsShape(this, event, names);
+    const bound = this.#bound ?? {};
+    let boundText = '';
+    for (const key in bound) {
+      const member =
+        bound[key] === undefined || isFixed(key) || root.headHas(key) ? undefined : root.fieldText(bound[key]);
+      if (member !== undefined) boundText += `,${JSON.stringify(key)}:${member}`;
+    }
+    const target: ShapeTarget = {
+      enabled: (level) => this.enabled(level),
+      timeText: () => `"time":"${root.isoTime()}"`,
+      headAfterLevel: shapeHead(this.subsystem, event, root.layout === 'event-message'),
+      boundText,
+      taken: (name) => isFixed(name) || root.headHas(name) || bound[name] !== undefined,
+      valueText: root.fieldText,
+      write: root.write,
+    };
+    return compileShape(target, names);
+  }
 
   #emit(level: LogLevel, message: string, fields: LogFields | undefined, event: string | undefined): void {
     const record = this.#root.head(message, event);
@@ -182,6 +219,20 @@ class RecordLog implements Log {
     }
     this.#pino[level](record);
   }
+}
+
+/** A shape that builds its record's fields and writes them as `record` does. */
+function fieldsShape(log: Log, event: string, names: readonly string[]): RecordShape {
+  return {
+    write(level, message, values) {
+      if (!log.enabled(level)) return;
+      const fields: LogFields = {};
+      names.forEach((name, i) => {
+        if (!(name in fields)) fields[name] = values[i];
+      });
+      log.record(event, level, message, fields);
+    },
+  };
 }
 
 /**

@@ -59,6 +59,12 @@ function recordLine(this: PinoState, record: Record<string, unknown>, _msg: unkn
   return body === '' ? `${head}}\n` : `${head},${body}}\n`;
 }
 
+/** A field's JSON text as `logger`'s records write it (pino's fallback for what JSON.stringify refuses). */
+export function fieldText(logger: Logger): (value: unknown) => string | undefined {
+  const safe = (logger as unknown as PinoState)[stringifySafeSym] as SafeStringify;
+  return (value) => valueText(value, safe);
+}
+
 /**
  * A pino logger that writes the documented record (docs/operations.md, "Logs"): `time`, `level` and
  * `severity` as words, the child's bindings, then the record's fields, and nothing of pino's own (no

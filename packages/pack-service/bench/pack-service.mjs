@@ -3,12 +3,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordBenchResult, treeCpuMicros } from '@kindgi/test-services/bench-kit';
 import { benchSettings, ECHO_BENCH_WORKLOAD, portFromLines, runPackBenchmark, startRawEchoServer } from './driver.mjs';
 
 // `pnpm --filter @kindgi/pack-service bench` (after a build): the pack service's echo tool (input and output schemas) against a raw node:http JSON
-// echo server and the same service with KINDGI_PACK_SERVICE_METRICS=on, each in its own process, driven by autocannon from this one.
+// echo server, the same service at log level `warn` (no `call` record: what the record costs) and with
+// KINDGI_PACK_SERVICE_METRICS=on, each in its own process, driven by autocannon from this one.
 const { token: TOKEN, schema: message, body } = ECHO_BENCH_WORKLOAD;
-const { duration, connections, rounds: ROUNDS, rate } = benchSettings();
+const { duration, connections, rounds: ROUNDS, rate: asked } = benchSettings();
+// The goal is set at an equal offered load (issue 39): 6,000 req/s unless `BENCH_RATE` says otherwise;
+// `BENCH_RATE=` (empty) drives every target as fast as it answers.
+const rate = process.env.BENCH_RATE === undefined ? 6000 : asked;
 
 function writePack() {
   const dir = mkdtempSync(join(tmpdir(), 'kindgi-pack-bench-'));
@@ -50,128 +55,134 @@ function memory(pid) {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
 }
 
-/** CPU seconds (user, system) a process has used so far, from /proc (clock ticks of 10 ms). */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
-}
-
-/** Runs one target and adds the server's CPU time per request (independent of other load on the machine). */
+/** Runs one target and adds the server's CPU time per request (its whole process tree, from /proc). */
 async function measure(options, pid) {
-  const before = cpuSeconds(pid);
+  const before = treeCpuMicros(pid);
   const figures = await runPackBenchmark(options);
-  const after = cpuSeconds(pid);
-  const perRequest = (seconds) => (seconds * 1e6) / Math.max(1, figures.totalRequests);
-  const userUs = perRequest(after.user - before.user);
-  const systemUs = perRequest(after.system - before.system);
-  return { ...figures, cpuUs: userUs + systemUs, userUs, systemUs };
+  const cpuUs = (treeCpuMicros(pid) - before) / Math.max(1, figures.totalRequests);
+  return { ...figures, cpuUs };
 }
 
 function row(round, name, f) {
   return `| ${round} | ${name} | ${Math.round(f.requestsPerSecond)} | ${f.latencyP50Ms} | ${f.latencyP99Ms} | ${f.latencyMaxMs} | ${f.failures} | ${f.cpuUs.toFixed(1)} |`;
 }
 
+const COMMAND = 'pnpm --filter @kindgi/pack-service build && BENCH_RATE=6000 pnpm --filter @kindgi/pack-service bench';
+
+/** Starts the pack service on the bench pack (token on descriptor 3) with the given log level and env. */
+function startPack(dir, level, extraEnv = {}) {
+  const entry = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+  const args = [entry, '--index', join(dir, 'index.json'), '--host', '127.0.0.1', '--token-fd', '3'];
+  const env = { PATH: process.env.PATH, PORT: '0', KINDGI_LOG_FORMAT: 'json', KINDGI_LOG_LEVEL: level, ...extraEnv };
+  return startChild(args, env, 'stderr', TOKEN);
+}
+
+/** Starts every target: the raw echo, the service at the chosen level, at `warn`, and with metrics on. */
+async function startTargets(dir, children) {
+  const level = process.env.BENCH_LOG_LEVEL ?? 'info';
+  const raw = await startChild([fileURLToPath(import.meta.url), '--raw-server'], { PATH: process.env.PATH }, 'stdout');
+  children.push(raw.child);
+  const started = [{ key: 'raw', name: 'raw node:http JSON echo', ...raw, url: `http://127.0.0.1:${raw.port}/` }];
+  const packs = [
+    { key: 'pack', name: `pack service echo tool (${level})`, level, env: {} },
+    // The same service without the `call` record (issue 39): what the record costs.
+    { key: 'warn', name: 'pack service echo tool (warn)', level: 'warn', env: {} },
+    // Prometheus metrics on (issue 19): the per-call cost of counting.
+    {
+      key: 'metrics',
+      name: `pack service echo tool (${level}), metrics on`,
+      level,
+      env: { KINDGI_PACK_SERVICE_METRICS: 'on' },
+    },
+  ];
+  for (const pack of packs) {
+    const target = await startPack(dir, pack.level, pack.env);
+    children.push(target.child);
+    started.push({ ...pack, ...target, url: `http://127.0.0.1:${target.port}/v1/invoke`, token: TOKEN });
+  }
+  return started;
+}
+
+/** `rounds` rounds over every target, the order rotated per round so none always runs first or last. */
+async function runRounds(targets) {
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const figures = {};
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(round + i) % targets.length];
+      const run = { url: target.url, token: target.token, body, connections, durationSeconds: duration, rate };
+      figures[target.key] = await measure(run, target.child.pid);
+    }
+    rounds.push(figures);
+  }
+  return rounds;
+}
+
+function report(targets, rounds) {
+  const mean = (key) => rounds.reduce((sum, r) => sum + r[key].cpuUs, 0) / rounds.length;
+  const cpu = Object.fromEntries(targets.map((t) => [t.key, mean(t.key)]));
+  const ratio = cpu.raw / cpu.pack;
+  console.log(
+    `Pack service benchmark, ${new Date().toISOString()}, ${connections} connections${rate === undefined ? '' : ` at ${rate} req/s offered`}, ${ROUNDS} rounds of ${duration} s per target`,
+  );
+  const load = loadavg().map((n) => n.toFixed(1));
+  console.log(
+    `Node ${process.version}, ${cpus().length} CPUs, load average ${load.join(' ')} at the end (autocannon runs in this process, each server in its own)`,
+  );
+  console.log('');
+  console.log('| round | target | req/s | p50 ms | p99 ms | max ms | failures | server CPU µs/req |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  rounds.forEach((r, i) => {
+    for (const t of targets) console.log(row(`${i + 1}`, t.name, r[t.key]));
+  });
+  console.log('');
+  const mem = targets.map((t) => {
+    const m = memory(t.child.pid);
+    return `${t.key} ${m.rssMb} / ${m.peakRssMb} MB`;
+  });
+  console.log(`RSS / peak RSS after the runs: ${mem.join(', ')}`);
+  const perRound = rounds.map((r) => (r.raw.cpuUs / r.pack.cpuUs).toFixed(2));
+  console.log(
+    `server CPU per request (mean): raw ${cpu.raw.toFixed(1)} µs, pack ${cpu.pack.toFixed(1)} µs; CPU-bound capacity ratio ${ratio.toFixed(2)} (goal ≥ 0.75; per round ${perRound.join(', ')})`,
+  );
+  console.log(
+    `the call record: pack at warn ${cpu.warn.toFixed(1)} µs/req (ratio ${(cpu.raw / cpu.warn).toFixed(2)}), ${(cpu.pack - cpu.warn).toFixed(1)} µs per call for the record`,
+  );
+  console.log(
+    `metrics on: pack ${cpu.metrics.toFixed(1)} µs/req, ${(cpu.metrics - cpu.pack).toFixed(1)} µs over metrics off (${((cpu.metrics / cpu.pack - 1) * 100).toFixed(1)}%)`,
+  );
+  if (rate === undefined) {
+    const throughput = rounds.map((r) => (r.pack.requestsPerSecond / r.raw.requestsPerSecond).toFixed(2));
+    console.log(`throughput ratio (pack / raw) per round: ${throughput.join(', ')}`);
+  } else {
+    console.log(`pack p99 per round at ${rate} req/s: ${rounds.map((r) => r.pack.latencyP99Ms).join(', ')} ms`);
+  }
+  const file = recordBenchResult({
+    group: 'pack-service-call',
+    command: COMMAND,
+    ratios: [
+      {
+        name: `CPU raw/pack at ${rate === undefined ? 'full speed' : 'equal load'}, ${process.env.BENCH_LOG_LEVEL ?? 'info'} record`,
+        value: Number(ratio.toFixed(3)),
+        goal: 0.75,
+        direction: 'atLeast',
+        detail: `raw ${cpu.raw.toFixed(1)} vs pack ${cpu.pack.toFixed(1)} µs/call (warn ${cpu.warn.toFixed(1)}, metrics on ${cpu.metrics.toFixed(1)}) at ${rate ?? 'full speed'} req/s, ${ROUNDS}×${duration} s`,
+      },
+    ],
+  });
+  console.log(`recorded in ${file}`);
+}
+
 async function bench() {
   const dir = writePack();
-  const self = fileURLToPath(import.meta.url);
   const children = [];
   try {
-    const raw = await startChild([self, '--raw-server'], { PATH: process.env.PATH }, 'stdout');
-    children.push(raw.child);
-    const startPack = (extraEnv) =>
-      startChild(
-        [
-          fileURLToPath(new URL('../dist/main.js', import.meta.url)),
-          '--index',
-          join(dir, 'index.json'),
-          '--host',
-          '127.0.0.1',
-          '--token-fd',
-          '3',
-        ],
-        {
-          PATH: process.env.PATH,
-          PORT: '0',
-          KINDGI_LOG_FORMAT: 'json',
-          KINDGI_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-          ...extraEnv,
-        },
-        'stderr',
-        TOKEN,
-      );
-    const pack = await startPack({});
-    children.push(pack.child);
-    // The same service with Prometheus metrics on (issue 19): the per-call cost of counting.
-    const metered = await startPack({ KINDGI_PACK_SERVICE_METRICS: 'on' });
-    children.push(metered.child);
-    const rawUrl = `http://127.0.0.1:${raw.port}/`;
-    const packUrl = `http://127.0.0.1:${pack.port}/v1/invoke`;
-    const meteredUrl = `http://127.0.0.1:${metered.port}/v1/invoke`;
-    // Warm both (JIT, validator compile, connection setup) before measuring.
-    await runPackBenchmark({ url: rawUrl, body, connections, durationSeconds: 2 });
-    await runPackBenchmark({ url: packUrl, token: TOKEN, body, connections, durationSeconds: 2 });
-    await runPackBenchmark({ url: meteredUrl, token: TOKEN, body, connections, durationSeconds: 2 });
-    // The machine is shared: alternate the two targets over several rounds so a load swing hits both,
-    // and report the median round's ratio.
-    const rounds = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const rawRun = await measure({ url: rawUrl, body, connections, durationSeconds: duration, rate }, raw.child.pid);
-      const packRun = await measure(
-        { url: packUrl, token: TOKEN, body, connections, durationSeconds: duration, rate },
-        pack.child.pid,
-      );
-      const meteredRun = await measure(
-        { url: meteredUrl, token: TOKEN, body, connections, durationSeconds: duration, rate },
-        metered.child.pid,
-      );
-      rounds.push({
-        raw: rawRun,
-        pack: packRun,
-        metrics: meteredRun,
-        ratio: packRun.requestsPerSecond / rawRun.requestsPerSecond,
-      });
-    }
-    const rawMem = memory(raw.child.pid);
-    const packMem = memory(pack.child.pid);
-    const meteredMem = memory(metered.child.pid);
-    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
-    console.log(
-      `Pack service benchmark, ${new Date().toISOString()}, ${connections} connections${rate === undefined ? '' : ` at ${rate} req/s offered`}, ${ROUNDS} rounds of ${duration} s per target`,
-    );
-    console.log(
-      `Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
-        .map((n) => n.toFixed(1))
-        .join(' ')} at the end (autocannon runs in this process, each server in its own)`,
-    );
-    console.log('');
-    console.log('| round | target | req/s | p50 ms | p99 ms | max ms | failures | server CPU µs/req |');
-    console.log('|---|---|---|---|---|---|---|---|');
-    rounds.forEach((r, i) => {
-      console.log(row(`${i + 1}`, 'raw node:http JSON echo', r.raw));
-      console.log(row(`${i + 1}`, 'pack service echo tool', r.pack));
-      console.log(row(`${i + 1}`, 'pack service echo tool, metrics on', r.metrics));
-    });
-    console.log('');
-    console.log(
-      `RSS / peak RSS after the runs: raw ${rawMem.rssMb} / ${rawMem.peakRssMb} MB, pack service ${packMem.rssMb} / ${packMem.peakRssMb} MB, metrics on ${meteredMem.rssMb} / ${meteredMem.peakRssMb} MB`,
-    );
-    console.log(`throughput ratio (pack / raw) per round: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}`);
-    const mean = (side, key) => rounds.reduce((sum, r) => sum + r[side][key], 0) / rounds.length;
-    const cpu = (side) => mean(side, 'cpuUs');
-    const split = (side) => `user ${mean(side, 'userUs').toFixed(1)} + system ${mean(side, 'systemUs').toFixed(1)}`;
-    console.log(
-      `server CPU per request (mean): raw ${cpu('raw').toFixed(1)} µs, pack ${cpu('pack').toFixed(1)} µs; CPU-bound capacity ratio ${(cpu('raw') / cpu('pack')).toFixed(2)} (goal ≥ 0.75)`,
-    );
-    console.log(`  split: raw ${split('raw')} µs, pack ${split('pack')} µs`);
-    console.log(
-      `metrics on: pack ${cpu('metrics').toFixed(1)} µs/req, ${(cpu('metrics') - cpu('pack')).toFixed(1)} µs over metrics off (${((cpu('metrics') / cpu('pack') - 1) * 100).toFixed(1)}%)`,
-    );
-    // At an offered rate both targets answer the same req/s: only the CPU figure compares them.
-    console.log(
-      rate === undefined
-        ? `median round: ratio ${median.ratio.toFixed(2)} (goal ≥ 0.75), pack p99 ${median.pack.latencyP99Ms} ms`
-        : `pack p99 per round at ${rate} req/s: ${rounds.map((r) => r.pack.latencyP99Ms).join(', ')} ms`,
-    );
+    const targets = await startTargets(dir, children);
+    // Warm every target (JIT, validator compile, connection setup) before measuring.
+    for (const t of targets)
+      await runPackBenchmark({ url: t.url, token: t.token, body, connections, durationSeconds: 2 });
+    // The machine is shared: the targets alternate over several rounds so a load swing hits all of them.
+    report(targets, await runRounds(targets));
   } finally {
     for (const child of children) child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

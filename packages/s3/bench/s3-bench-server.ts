@@ -1,6 +1,7 @@
 // One benchmark server per process, so its RSS is its own: `s3` (our surface on the filesystem binding),
 // `raw` (the floor: node:http streaming a body to a file with the same fsync, and a file back) or `s3rver`.
-// Prints `{"port":N}` when listening; answers a `stats` line on stdin with `{"baselineRss","peakRss"}`.
+// Prints `{"port":N}` when listening; answers a `stats` line on stdin with `{"baselineRss","peakRss"}` (the
+// bench reads CPU time from /proc itself).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -88,10 +89,7 @@ process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo)
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === 'stats') {
     sample();
-    const cpu = process.cpuUsage();
-    process.stdout.write(
-      `${JSON.stringify({ baselineRss: baseline, peakRss: peak, cpuMicros: cpu.user + cpu.system })}\n`,
-    );
+    process.stdout.write(`${JSON.stringify({ baselineRss: baseline, peakRss: peak })}\n`);
   }
 }
 process.exit(0);

@@ -27,6 +27,11 @@ export interface BodyPlan {
   headerChecksums: BlobChecksums;
   /** The algorithm the trailer will carry (`x-amz-trailer`). */
   trailerAlgorithm?: ChecksumAlgorithm;
+  /**
+   * The `x-amz-checksum-sha256` header became `expectedHash`: the storage hashes every body with SHA-256
+   * anyway, so it checks this one too instead of a second pass here (a mismatch is still `BadDigest`).
+   */
+  sha256ByStorage?: boolean;
 }
 
 const SIGNED_STREAMING = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD';
@@ -158,4 +163,16 @@ export function planBody(
     }
   }
   return ok(plan);
+}
+
+/**
+ * For a body the storage keeps (which hashes it with SHA-256 anyway): hands the SHA-256 checksum header to
+ * that hash when no other hash claim contradicts it, so the bytes are hashed once.
+ */
+export function delegateSha256(plan: BodyPlan): BodyPlan {
+  const base64 = plan.headerChecksums.sha256;
+  if (base64 === undefined) return plan;
+  const hex = Buffer.from(base64, 'base64').toString('hex');
+  if (plan.expectedHash !== undefined && plan.expectedHash !== hex) return plan;
+  return { ...plan, expectedHash: hex, sha256ByStorage: true };
 }

@@ -18,8 +18,6 @@ export interface VerifiedBody {
   checksums: BlobChecksums;
 }
 
-const BATCH_BYTES = 1024 * 1024;
-
 function toBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
@@ -39,6 +37,7 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
   const checksums: BlobChecksums = { ...plan.headerChecksums };
   const running = new Map<ChecksumAlgorithm, Checksummer>();
   for (const algorithm of CHECKSUM_ALGORITHMS) {
+    if (algorithm === 'sha256' && plan.sha256ByStorage) continue;
     if (plan.headerChecksums[algorithm] !== undefined || plan.trailerAlgorithm === algorithm) {
       running.set(algorithm, createChecksummer(algorithm));
     }
@@ -59,9 +58,7 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
     let count = 0;
     const tooLong = () =>
       new S3BodyError(s3Error('IncompleteBody', `The body is longer than the declared ${plan.size} bytes.`));
-    // Socket reads arrive in small pieces; handing storage larger batches saves it a write per piece.
-    let batch: Buffer[] = [];
-    let batched = 0;
+    // Pieces go on as they arrive: the storage batches them for its writes and hash workers.
     for await (const chunk of source) {
       const pieces = decoder ? decoder.push(toBuffer(chunk)) : [toBuffer(chunk)];
       for (const piece of pieces) {
@@ -70,22 +67,17 @@ export function verifiedBody(source: AsyncIterable<Uint8Array>, plan: BodyPlan):
         if (plan.size !== undefined && count > plan.size) throw tooLong();
         if (count > MAX_PUT_BYTES) throw new S3BodyError(s3Error('EntityTooLarge'));
         for (const checksum of running.values()) checksum.update(piece);
-        batch.push(piece);
-        batched += piece.length;
-        if (batched >= BATCH_BYTES) {
-          yield batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched);
-          batch = [];
-          batched = 0;
-        }
+        yield piece;
       }
     }
-    if (batched > 0) yield batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched);
     const trailers = decoder?.finish();
     if (plan.size !== undefined && count !== plan.size) {
       throw new S3BodyError(s3Error('IncompleteBody', `Received ${count} of the declared ${plan.size} bytes.`));
     }
     for (const [algorithm, value] of Object.entries(plan.headerChecksums) as Array<[ChecksumAlgorithm, string]>) {
-      if ((await running.get(algorithm)?.digestBase64()) !== value) throw mismatch(algorithm);
+      const checksum = running.get(algorithm);
+      // A checksum left to the storage (sha256ByStorage) is checked there, before the object is visible.
+      if (checksum !== undefined && (await checksum.digestBase64()) !== value) throw mismatch(algorithm);
     }
     if (trailers) await verifyTrailers(trailers);
   }

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnUntilRecord, treeCpuMicros, writeBenchPack } from '@kindgi/test-services/bench';
+import { spawnUntilRecord, treeCpuMicros, writeBenchPack } from '@kindgi/test-services/bench-kit';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const SERVER_MAIN = here('../dist/main.js');

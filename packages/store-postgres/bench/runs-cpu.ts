@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BenchRatio, recordBenchResult, TICK_MICROS, treeCpuMicros } from '@kindgi/test-services/bench';
+import { type BenchRatio, recordBenchResult, TICK_MICROS, treeCpuMicros } from '@kindgi/test-services/bench-kit';
 import { startPostgres } from '@kindgi/test-services/postgres';
 import { createPostgresPool } from '../src/index.js';
 
@@ -186,7 +186,7 @@ ${loadavg()[0]?.toFixed(1)} at the end. ${ROUNDS} interleaved rounds of ${REQUES
 warm-up requests, ${CONCURRENCY} concurrent, against one \`kindgi-server\` per topology (the example pack as its
 child); figures are the median round.
 
-CPU time is \`treeCpuMicros\` (\`@kindgi/test-services/bench\`: utime + stime from \`/proc\` over a process tree,
+CPU time is \`treeCpuMicros\` (\`@kindgi/test-services/bench-kit\`: utime + stime from \`/proc\` over a process tree,
 reaped children included) over each phase, per request: the server's tree (its pack service included, the same
 work in both topologies), and PostgreSQL's (the postmaster and every backend; fsync off, as
 \`@kindgi/test-services/postgres\` starts it). "Process alone" leaves the pack service out, as earlier runs did.

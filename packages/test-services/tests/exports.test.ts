@@ -23,7 +23,7 @@ describe('@kindgi/test-services public surface', () => {
     expect(Object.keys(surface).sort()).toEqual(['crashChildren']);
   });
 
-  it('./bench exports exactly these names', async () => {
+  it('./bench-kit exports exactly these names', async () => {
     const surface = await import('../src/bench.js');
     expect(Object.keys(surface).sort()).toEqual([
       'TICK_MICROS',

@@ -1,7 +1,13 @@
 import { createLog, type Log, type LogDestination, type LogFormat, stderrBatchedLineWriter } from '@kindgi/log';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '@kindgi/protocol';
 
-export { type BatchedLineWriter, type LogFormat, stderrBatchedLineWriter, stderrLineWriter } from '@kindgi/log';
+export {
+  type BatchedLineWriter,
+  type LogFormat,
+  type RecordShape,
+  stderrBatchedLineWriter,
+  stderrLineWriter,
+} from '@kindgi/log';
 /** Fields of a log record beyond the fixed ones (`undefined` values are left out): protocol's `LogFields`. */
 export type { LogFields } from '@kindgi/protocol';
 /** Log levels and their check: protocol's, shared with the server. */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { PACK_HEADERS, type PackRequest } from '@kindgi/protocol';
-import type { LogFields, PackLog } from '../log/log.js';
+import type { LogFields, PackLog, RecordShape } from '../log/log.js';
 import type { PackMetrics } from './metrics.js';
 import type { ToolLogger } from './runners.js';
 import { endCallSpan } from './spans.js';
@@ -87,6 +87,31 @@ export class LazyToolLog implements ToolLogger {
   }
 }
 
+// The `call` record's own fields in the published order: id, outcome, durationMs, target, subject, the
+// caller's ids, the trace, the pack.
+const CALL_FIELDS = [
+  'id',
+  'outcome',
+  'durationMs',
+  'target',
+  'toolId',
+  'checkId',
+  ...CALL_ID_FIELDS,
+  'traceId',
+  'spanId',
+  'parentSpanId',
+  'packId',
+  'artifactVersion',
+] as const;
+
+// Each service's `call` record shape, compiled on its first call (its names' text and head once).
+const callShapes = new WeakMap<CallLogDeps, RecordShape>();
+
+/** A caller's id as the record carries it: a non-empty string, else left out. */
+function callId(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /**
  * The end of a call: its `call` record and its metrics. `elapsedMs` is the
  * unrounded time since admission (the histogram keeps sub-millisecond calls apart; the record rounds).
@@ -102,20 +127,34 @@ export function logCall(
 ): void {
   deps.metrics?.callEnded(target, id, outcome, elapsedMs);
   endCallSpan(trace, outcome);
-  const ms = Math.round(elapsedMs);
   const level = outcome === 'ok' ? 'info' : 'warn';
   if (!deps.log.enabled(level)) return;
-  // Built field by field in the published order: id, outcome, durationMs, target, subject, caller ids…
-  const fields: LogFields = { id, outcome, durationMs: ms, target };
-  if (target === 'tool') fields.toolId = id;
-  else fields.checkId = id;
-  addCallIds(fields, ids);
-  fields.traceId = trace.traceId;
-  fields.spanId = trace.spanId;
-  if (trace.parentSpanId !== undefined) fields.parentSpanId = trace.parentSpanId;
-  fields.packId = deps.packId;
-  fields.artifactVersion = deps.artifactVersion;
-  deps.log.record('call', level, `${target} ${id} ${outcome} ${ms}ms`, fields);
+  let shape = callShapes.get(deps);
+  if (shape === undefined) {
+    shape = deps.log.shape('call', CALL_FIELDS);
+    callShapes.set(deps, shape);
+  }
+  const ms = Math.round(elapsedMs);
+  const tool = target === 'tool';
+  // One value per CALL_FIELDS name, in its order.
+  shape.write(level, `${target} ${id} ${outcome} ${ms}ms`, [
+    id,
+    outcome,
+    ms,
+    target,
+    tool ? id : undefined,
+    tool ? undefined : id,
+    callId(ids.tenantId),
+    callId(ids.projectId),
+    callId(ids.orgId),
+    callId(ids.runId),
+    callId(ids.requestId),
+    trace.traceId,
+    trace.spanId,
+    trace.parentSpanId,
+    deps.packId,
+    deps.artifactVersion,
+  ]);
 }
 
 /** `handler-finished-late`: a run that settled after its call was answered (deadline) or dropped. */

@@ -10,7 +10,14 @@ import {
   parsePackRequestText,
   type Result,
 } from '@kindgi/protocol';
-import { type BodyOutcome, parseTimeoutMs, readBodyThen, sendCallReply, sendError } from '../transport/http-reply.js';
+import {
+  type BodyOutcome,
+  type BodySink,
+  parseTimeoutMs,
+  readBodyThen,
+  sendCallReply,
+  sendError,
+} from '../transport/http-reply.js';
 import {
   type CallIds,
   type CallLogDeps,
@@ -92,7 +99,7 @@ const deadlines = new DeadlineLists();
  * measurable part of a small call's CPU time. Exactly one of the run, the deadline and the caller
  * leaving settles the call; the service hears of its end once.
  */
-class InvokeCall implements CloseWatcher, DeadlineEntry {
+class InvokeCall implements BodySink, CloseWatcher, DeadlineEntry {
   readonly #abort = new DeferredAbortSignal();
   #deadline: DeadlineHandle | undefined;
   #watchers: ConnectionWatchers | undefined;
@@ -259,8 +266,7 @@ export function serveInvoke(
   admittedAt: number,
   ended: CallEnded,
 ): void {
-  const call = new InvokeCall(deps, req, res, admittedAt, ended);
-  readBodyThen(req, deps.maxBodyBytes, (body) => call.onBody(body));
+  readBodyThen(req, deps.maxBodyBytes, new InvokeCall(deps, req, res, admittedAt, ended));
 }
 
 function startRun(
@@ -272,15 +278,15 @@ function startRun(
 ): Promise<RunOutcome> {
   if (request.kind === 'invoke') {
     const tool = found as CatalogTool;
-    const entry = tool.entry;
-    return deps.runners.runHandler({
-      tool: { id: entry.id, modulePath: found.modulePath, inputSchema: entry.input, outputSchema: entry.output },
-      input: request.input,
-      ctx: withDeclaredSecrets(deps, entry.id, tool.secrets, request.ctx),
-      abortSignal: abort,
-      ...(deps.importModule ? { importHandler: deps.importModule } : {}),
-      log: new LazyToolLog(deps.log, request.ctx, entry.id, trace),
-    });
+    const id = tool.entry.id;
+    const ctx = withDeclaredSecrets(deps, id, tool.secrets, request.ctx);
+    const log = new LazyToolLog(deps.log, request.ctx, id, trace);
+    // Two literals rather than a spread: the options object is made on every call.
+    return deps.runners.runHandler(
+      deps.importModule === undefined
+        ? { tool: tool.runnable, input: request.input, ctx, abortSignal: abort, log }
+        : { tool: tool.runnable, input: request.input, ctx, abortSignal: abort, log, importHandler: deps.importModule },
+    );
   }
   const entry = found.entry as { configSchema?: unknown };
   return deps.runners.runCheck({

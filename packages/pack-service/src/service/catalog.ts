@@ -1,3 +1,4 @@
+import type { RunnableTool } from '@kindgi/call-runner';
 import {
   type ErrorMessage,
   err,
@@ -16,6 +17,8 @@ export interface CatalogTool {
   modulePath: string;
   /** The names its `needsSpec.secrets` declares: the only secrets its handler is given. */
   secrets: ReadonlySet<string>;
+  /** The tool as the runner takes it, made once instead of per call. */
+  runnable: RunnableTool;
 }
 
 /** A check the service runs, keyed by `checkId ?? id`. */
@@ -53,7 +56,11 @@ const byVersion = (a: string, b: string): number => a.localeCompare(b, 'en', { n
 export function createCatalog(index: PackIndex, resolveModule: (modulePath: string) => string): PackCatalog {
   const tools: CatalogTool[] = index.tools
     .filter((entry) => entry.spec === undefined)
-    .map((entry) => ({ entry, modulePath: resolveModule(entry.modulePath), secrets: declaredSecrets(entry) }));
+    .map((entry) => {
+      const modulePath = resolveModule(entry.modulePath);
+      const runnable = { id: entry.id, modulePath, inputSchema: entry.input, outputSchema: entry.output };
+      return { entry, modulePath, secrets: declaredSecrets(entry), runnable };
+    });
   const checks: CatalogCheck[] = [];
   const checkById = new Map<string, CatalogCheck>();
   for (const entry of index.guardrails) {

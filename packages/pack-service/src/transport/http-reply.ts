@@ -67,35 +67,69 @@ export function parseTimeoutMs(header: string | string[] | undefined): number | 
   return value > 0 ? Math.min(value, MAX_TIMER_MS) : undefined;
 }
 
+/** Hears once how reading a request body ended. */
+export interface BodySink {
+  onBody(outcome: BodyOutcome): void;
+}
+
 /**
  * Reads a request body to its end. Past `limit` bytes it keeps reading but stops keeping, so the caller
  * gets a clean 413 on a connection that stays usable.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
-  return new Promise((resolve) => readBodyThen(req, limit, resolve));
+  return new Promise((resolve) => readBodyThen(req, limit, { onBody: resolve }));
 }
 
-/** `readBody` with a callback, called once: the call path saves the promise and its microtask turn. */
-export function readBodyThen(req: IncomingMessage, limit: number, done: (outcome: BodyOutcome) => void): void {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  let finished = false;
-  const finish = (outcome: BodyOutcome): void => {
-    if (finished) return;
-    finished = true;
-    done(outcome);
-  };
-  req.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
-    if (bytes <= limit) chunks.push(chunk);
-    else chunks.length = 0;
-  });
-  req.on('end', () => {
-    if (bytes > limit) finish({ kind: 'too-large', bytes });
-    else finish({ kind: 'ok', body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes) });
-  });
-  req.on('error', () => finish({ kind: 'aborted' }));
-  req.on('close', () => {
-    if (!req.complete) finish({ kind: 'aborted' });
-  });
+const ABORTED: BodyOutcome = Object.freeze({ kind: 'aborted' });
+const READER = Symbol('kindgi.pack-service.body-reader');
+type ReadRequest = IncomingMessage & { [READER]: BodyReader };
+
+/** One body being read: its chunks so far and who hears of the end. */
+class BodyReader {
+  readonly chunks: Buffer[] = [];
+  bytes = 0;
+  #finished = false;
+
+  constructor(
+    readonly limit: number,
+    readonly sink: BodySink,
+  ) {}
+
+  finish(outcome: BodyOutcome): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.sink.onBody(outcome);
+  }
+}
+
+// The listeners are shared by every request (`this` is the request): no closures per call.
+function onData(this: ReadRequest, chunk: Buffer): void {
+  const reader = this[READER];
+  reader.bytes += chunk.length;
+  if (reader.bytes <= reader.limit) reader.chunks.push(chunk);
+  else reader.chunks.length = 0;
+}
+
+function onEnd(this: ReadRequest): void {
+  const { bytes, limit, chunks } = this[READER];
+  if (bytes > limit) this[READER].finish({ kind: 'too-large', bytes });
+  else
+    this[READER].finish({
+      kind: 'ok',
+      body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bytes),
+    });
+}
+
+// A failed read ends in `close` before the body's end: node:http emits a request's `error` only to
+// listeners, so `close` alone covers it.
+function onClose(this: ReadRequest): void {
+  if (!this.complete) this[READER].finish(ABORTED);
+}
+
+/** `readBody` telling `sink` once: the call path saves the promise, its microtask turn and closures. */
+export function readBodyThen(req: IncomingMessage, limit: number, sink: BodySink): void {
+  (req as ReadRequest)[READER] = new BodyReader(limit, sink);
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('close', onClose);
 }

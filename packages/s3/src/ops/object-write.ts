@@ -1,9 +1,9 @@
-import type { BlobChecksums } from '@kindgi/bindings';
+import type { BlobChecksums, BlobError } from '@kindgi/bindings';
 import { type BlobPutInput, MAX_MULTIPART_PARTS } from '@kindgi/bindings';
-import { planBody } from '../body-plan.js';
+import { type BodyPlan, delegateSha256, planBody } from '../body-plan.js';
 import { verifiedBody } from '../body-stream.js';
 import { CHECKSUM_ALGORITHMS, storedChecksumType } from '../checksums.js';
-import { s3Error } from '../errors.js';
+import { type S3Failure, s3Error } from '../errors.js';
 import { readObjectAttributes } from '../object-headers.js';
 import type { S3Request } from '../request.js';
 import { s3FailureOf } from '../storage-errors.js';
@@ -22,10 +22,19 @@ function writeHeaders(etag: string, checksums: BlobChecksums, object: boolean): 
   return headers;
 }
 
+/** A storage failure of a body; a SHA-256 checksum header the storage checked is still answered `BadDigest`. */
+function bodyFailure(error: BlobError, plan: BodyPlan, req: S3Request): S3Failure {
+  if (plan.sha256ByStorage && error.code === 'blob-hash-mismatch' && error.algorithm === 'sha256') {
+    return s3Error('BadDigest', 'The SHA256 you specified did not match the calculated checksum.');
+  }
+  return s3FailureOf(error, req.logger, req.requestId);
+}
+
 /** PutObject: the body streams through verification into the binding; visible only when every check passed. */
 export async function putObject(req: S3Request, rawHeaders: Headers): Promise<S3Outcome> {
-  const plan = planBody(req.header, req.auth);
-  if (plan.kind === 'err') return plan.error;
+  const planned = planBody(req.header, req.auth);
+  if (planned.kind === 'err') return planned.error;
+  const plan = { kind: 'ok' as const, value: delegateSha256(planned.value) };
   const attributes = readObjectAttributes(rawHeaders);
   if (attributes.kind === 'err') return s3Error(attributes.error.code, attributes.error.message);
   const ifNoneMatch = req.header('if-none-match');
@@ -41,7 +50,7 @@ export async function putObject(req: S3Request, rawHeaders: Headers): Promise<S3
   if (ifNoneMatch !== undefined) input.ifNoneMatch = '*';
   if (ifMatch !== undefined) input.ifMatch = ifMatch.trim().replace(/^"|"$/g, '');
   const stored = await req.storage.putByKey(req.auth.credential.tenantId, req.bucket, req.key, input);
-  if (stored.kind === 'err') return s3FailureOf(stored.error, req.logger, req.requestId);
+  if (stored.kind === 'err') return bodyFailure(stored.error, plan.value, req);
   return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums, true) });
 }
 
@@ -59,8 +68,9 @@ export async function uploadPart(req: S3Request, uploadId: string): Promise<S3Ou
   if (partNumber === undefined) {
     return s3Error('InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive.');
   }
-  const plan = planBody(req.header, req.auth);
-  if (plan.kind === 'err') return plan.error;
+  const planned = planBody(req.header, req.auth);
+  if (planned.kind === 'err') return planned.error;
+  const plan = { kind: 'ok' as const, value: delegateSha256(planned.value) };
   const body = verifiedBody(req.body(), plan.value);
   const stored = await req.storage.uploadPart(req.auth.credential.tenantId, req.bucket, req.key, uploadId, partNumber, {
     bytes: body.bytes,
@@ -70,6 +80,6 @@ export async function uploadPart(req: S3Request, uploadId: string): Promise<S3Ou
     // Filled as the body ends (trailer checksums); storage reads it only after the bytes.
     checksums: body.checksums,
   });
-  if (stored.kind === 'err') return s3FailureOf(stored.error, req.logger, req.requestId);
+  if (stored.kind === 'err') return bodyFailure(stored.error, plan.value, req);
   return new Response(null, { status: 200, headers: writeHeaders(stored.value.etag, body.checksums, false) });
 }
