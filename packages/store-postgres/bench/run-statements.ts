@@ -3,12 +3,13 @@
 // for the runs bench (runs-cpu.ts): where a run's PostgreSQL time goes.
 //
 //   pnpm --filter @kindgi/server... build && node --conditions=source --import tsx bench/run-statements.ts
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnUntilRecord } from '@kindgi/test-services/bench-kit';
 import { startPostgres } from '@kindgi/test-services/postgres';
 import { createPostgresPool } from '../src/index.js';
 
@@ -31,25 +32,13 @@ async function startServer(dir: string, databaseUrl: string): Promise<{ child: C
   writeFileSync(join(dir, 'kindgi.server.json'), JSON.stringify(config));
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits (`node --cpu-prof`).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, SERVER_MAIN, '--config', join(dir, 'kindgi.server.json')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let pending = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk;
-      for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
-        const line = pending.slice(0, at);
-        pending = pending.slice(at + 1);
-        try {
-          const record = JSON.parse(line) as { event?: string; url?: string };
-          if (record.event === 'listening' && record.url) resolve(record.url);
-        } catch {}
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited ${code}`)));
-  });
+  const { child, records } = await spawnUntilRecord(
+    [...profile, SERVER_MAIN, '--config', join(dir, 'kindgi.server.json')],
+    {
+      ready: (seen) => seen.some((record) => record.event === 'listening'),
+    },
+  );
+  const url = String(records.find((record) => record.event === 'listening')?.url);
   return { child, url };
 }
 

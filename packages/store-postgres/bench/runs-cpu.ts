@@ -4,13 +4,19 @@
 // topologies and is left out. Writes docs/benchmarks/runs-postgres.md.
 //
 //   pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/store-postgres bench
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BenchRatio, recordBenchResult, TICK_MICROS, treeCpuMicros } from '@kindgi/test-services/bench-kit';
+import {
+  type BenchRatio,
+  recordBenchResult,
+  spawnUntilRecord,
+  TICK_MICROS,
+  treeCpuMicros,
+} from '@kindgi/test-services/bench-kit';
 import { startPostgres } from '@kindgi/test-services/postgres';
 import { createPostgresPool } from '../src/index.js';
 
@@ -53,25 +59,10 @@ async function startServer(label: string, extra: Record<string, unknown>): Promi
     ...extra,
   };
   writeFileSync(join(dir, 'kindgi.server.json'), JSON.stringify(config));
-  const child = spawn(process.execPath, [SERVER_MAIN, '--config', join(dir, 'kindgi.server.json')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const { child, records } = await spawnUntilRecord([SERVER_MAIN, '--config', join(dir, 'kindgi.server.json')], {
+    ready: (seen) => seen.some((record) => record.event === 'listening'),
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let pending = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk;
-      for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
-        const line = pending.slice(0, at);
-        pending = pending.slice(at + 1);
-        try {
-          const record = JSON.parse(line) as { event?: string; url?: string };
-          if (record.event === 'listening' && record.url) resolve(record.url);
-        } catch {}
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${label} server exited ${code}`)));
-  });
+  const url = String(records.find((record) => record.event === 'listening')?.url);
   return {
     child,
     url,
