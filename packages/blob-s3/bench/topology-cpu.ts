@@ -3,7 +3,7 @@
 // it is a slow test double, not what a deployment runs). Writes docs/benchmarks/blob-s3.md.
 //
 //   pnpm --filter @kindgi/server... build && pnpm --filter @kindgi/blob-s3 bench
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPostgresPool } from '@kindgi/store-postgres';
-import { recordBenchResult, treeCpuMicros } from '@kindgi/test-services/bench-kit';
+import { recordBenchResult, spawnUntilRecord, treeCpuMicros } from '@kindgi/test-services/bench-kit';
 import { startMotoServer } from '@kindgi/test-services/moto';
 import { startPostgres } from '@kindgi/test-services/postgres';
 
@@ -48,26 +48,11 @@ async function startServer(label: string, extra: Record<string, unknown>): Promi
     ...extra,
   };
   writeFileSync(join(dir, 'kindgi.server.json'), JSON.stringify(config));
-  const child = spawn(process.execPath, [SERVER_MAIN, '--config', join(dir, 'kindgi.server.json')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const { child, records } = await spawnUntilRecord([SERVER_MAIN, '--config', join(dir, 'kindgi.server.json')], {
+    ready: (seen) => seen.some((record) => record.event === 'listening' && record.url && record.s3Url),
   });
-  const { url, s3Url } = await new Promise<{ url: string; s3Url: string }>((resolve, reject) => {
-    let text = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      for (const line of text.split('\n')) {
-        try {
-          const record = JSON.parse(line) as { event?: string; url?: string; s3Url?: string };
-          if (record.event === 'listening' && record.url && record.s3Url)
-            resolve({ url: record.url, s3Url: record.s3Url });
-        } catch {
-          // A partial line: the rest comes with the next chunk.
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${label} server exited ${code}: ${text}`)));
-  });
-  child.stderr!.resume();
+  const listening = records.find((record) => record.event === 'listening') ?? {};
+  const [url, s3Url] = [String(listening.url), String(listening.s3Url)];
   const s3 = new S3Client({
     endpoint: `${url}/s3`,
     region: 'us-east-1',

@@ -172,7 +172,7 @@ export function spawnUntilRecord(
   const records: Record<string, unknown>[] = [];
   return new Promise((resolve, reject) => {
     let pending = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    const onData = (chunk: string) => {
       pending += chunk;
       for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
         const line = pending.slice(0, at);
@@ -182,9 +182,14 @@ export function spawnUntilRecord(
         } catch {
           continue; // Not a record (a pack's own output): it cannot make the process ready.
         }
-        if (options.ready(records)) resolve({ child, records });
+        if (!options.ready(records)) continue;
+        // Ready: later lines are drained unread, so a long benchmark neither keeps them nor blocks the process.
+        child.stderr.off('data', onData).resume();
+        resolve({ child, records });
+        return;
       }
-    });
+    };
+    child.stderr.setEncoding('utf8').on('data', onData);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
   });
 }
